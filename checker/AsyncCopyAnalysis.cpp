@@ -1,0 +1,1561 @@
+//===--- AsyncCopyAnalysis.cpp - Host accesses racing async D2H copies ----===//
+
+#include "AsyncCopyAnalysis.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include <map>
+#include <set>
+
+namespace clang::tidy::cuda {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Expression helpers
+//===----------------------------------------------------------------------===//
+
+/// Drops parentheses, casts (implicit and explicit: a `(cudaStream_t)cuStream`
+/// names the same stream) and default-argument wrappers.
+const Expr *strip(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<CastExpr>(E))
+      E = C->getSubExpr();
+    else if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      E = D->getExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
+      E = W->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else
+      break;
+  }
+  return E;
+}
+
+std::string ptrKey(const void *P) {
+  return std::to_string(reinterpret_cast<uintptr_t>(P));
+}
+
+/// A string that is equal for two expressions naming the same variable,
+/// member, element or call result. Decls are keyed by identity, so that
+/// shadowed names do not collide.
+std::string exprKey(const Expr *E) {
+  E = strip(E);
+  if (!E)
+    return "?";
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    return "d" + ptrKey(D->getDecl()->getCanonicalDecl());
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return exprKey(M->getBase()) + (M->isArrow() ? "->" : ".") + "f" +
+           ptrKey(M->getMemberDecl()->getCanonicalDecl());
+  if (isa<CXXThisExpr>(E))
+    return "this";
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return exprKey(A->getBase()) + "[" + exprKey(A->getIdx()) + "]";
+  if (const auto *I = dyn_cast<IntegerLiteral>(E))
+    return std::to_string(I->getValue().getLimitedValue());
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
+           exprKey(U->getSubExpr());
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    std::string K = C->getDirectCallee()
+                        ? "c" + ptrKey(C->getDirectCallee()->getCanonicalDecl())
+                        : exprKey(C->getCallee());
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      K = exprKey(MC->getImplicitObjectArgument()) + "." + K;
+    K += "(";
+    for (const Expr *A : C->arguments())
+      K += exprKey(A) + ",";
+    return K + ")";
+  }
+  return "<" + ptrKey(E) + ">"; // unknown shape: only equal to itself
+}
+
+std::string spelling(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+    R = SM.getExpansionRange(E->getSourceRange());
+  llvm::StringRef Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+  if (!Text.empty() && Text.size() < 80 && !Text.contains('\n'))
+    return Text.str();
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+  return S;
+}
+
+std::optional<long long> evalInt(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E->IgnoreParenImpCasts()))
+    E = D->getExpr();
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  if (E->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
+                               Expr::NPC_ValueDependentIsNotNull))
+    return 0;
+  return std::nullopt;
+}
+
+/// A call's argument, or nullptr past the end (an omitted default argument
+/// is present as a CXXDefaultArgExpr in C++; in C it cannot be omitted).
+const Expr *arg(const CallExpr *C, int I) {
+  if (I < 0 || static_cast<unsigned>(I) >= C->getNumArgs())
+    return nullptr;
+  return C->getArg(I);
+}
+
+bool isStdContainer(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return false;
+  llvm::StringRef Name = Spec->getName();
+  if (Name == "array" || Name == "valarray")
+    return true;
+  if (Name != "vector" && Name != "basic_string" && Name != "deque")
+    return false;
+  // Storage from std::allocator is pageable; a custom allocator may pin it.
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  const TemplateArgument &Alloc = Args[Args.size() - 1];
+  if (Alloc.getKind() != TemplateArgument::Type)
+    return false;
+  const auto *A = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Alloc.getAsType()->getAsCXXRecordDecl());
+  return A && A->isInStdNamespace() && A->getName() == "allocator";
+}
+
+bool isStreamType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *P = T->getAs<PointerType>();
+  if (!P)
+    return false;
+  const auto *RD = P->getPointeeType()->getAsRecordDecl();
+  return RD && RD->getIdentifier() &&
+         (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
+}
+
+/// The storage a pointer-valued expression points into: the variable, member
+/// or element holding the pointer (or the array / container object itself).
+/// Looks through pointer arithmetic, casts, `&x[i]`, `&*p` and `v.data()`.
+const Expr *bufferRoot(const Expr *E) {
+  while (E) {
+    E = strip(E);
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isAdditiveOp() && B->getType()->isPointerType()) {
+        E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+        continue;
+      }
+      if (B->getOpcode() == BO_Comma) {
+        E = B->getRHS();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_AddrOf)
+        return nullptr;
+      const Expr *Sub = U->getSubExpr()->IgnoreParens();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+        E = AS->getBase();
+        continue;
+      }
+      if (const auto *D = dyn_cast<UnaryOperator>(Sub);
+          D && D->getOpcode() == UO_Deref) {
+        E = D->getSubExpr();
+        continue;
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Sub);
+          Op && Op->getOperator() == OO_Subscript) {
+        E = Op->getArg(0);
+        continue;
+      }
+      if (const auto *ME = dyn_cast<MemberExpr>(Sub)) {
+        E = ME->getBase();
+        continue;
+      }
+      if (isa<DeclRefExpr>(Sub))
+        return Sub; // &x: the object x itself
+      return nullptr;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const auto *M = MC->getMethodDecl();
+      if (M && M->getIdentifier() &&
+          (M->getName() == "data" || M->getName() == "get" ||
+           M->getName() == "c_str")) {
+        E = MC->getImplicitObjectArgument();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return isa<VarDecl>(D->getDecl()) ? E : nullptr;
+    if (isa<MemberExpr>(E))
+      return E;
+    if (isa<ArraySubscriptExpr>(E) && E->getType()->isPointerType())
+      return E; // bufs[i]
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Calls that allocate pageable host memory.
+bool isPageableAllocation(const Expr *E) {
+  E = strip(E);
+  if (isa_and_nonnull<CXXNewExpr>(E))
+    return true;
+  const auto *C = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return false;
+  return llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc",
+                             "valloc", "memalign"},
+                            F->getName());
+}
+
+enum class Provenance { Unknown, Pageable, Device, Pinned };
+
+//===----------------------------------------------------------------------===//
+// Alias classes: union-find over buffer keys
+//===----------------------------------------------------------------------===//
+
+class AliasClasses {
+public:
+  unsigned id(const std::string &Key) {
+    auto [It, New] = Ids.try_emplace(Key, Parent.size());
+    if (New) {
+      Parent.push_back(Parent.size());
+      Prov.push_back(Provenance::Unknown);
+    }
+    return It->second;
+  }
+  unsigned find(unsigned I) {
+    while (Parent[I] != I)
+      I = Parent[I] = Parent[Parent[I]];
+    return I;
+  }
+  unsigned classOf(const std::string &Key) { return find(id(Key)); }
+  void unite(const std::string &A, const std::string &B) {
+    unsigned X = classOf(A), Y = classOf(B);
+    if (X == Y)
+      return;
+    Parent[Y] = X;
+    Prov[X] = std::max(Prov[X], Prov[Y]);
+  }
+  /// Pinned evidence beats device, which beats pageable.
+  void mark(const std::string &Key, Provenance P) {
+    unsigned C = classOf(Key);
+    Prov[C] = std::max(Prov[C], P);
+  }
+  Provenance provenance(const std::string &Key) {
+    return Prov[classOf(Key)];
+  }
+  std::string classKey(const std::string &Key) {
+    return "#" + std::to_string(classOf(Key));
+  }
+
+private:
+  llvm::StringMap<unsigned> Ids;
+  std::vector<unsigned> Parent;
+  std::vector<Provenance> Prov;
+};
+
+//===----------------------------------------------------------------------===//
+// Events: what happens at a CFG element
+//===----------------------------------------------------------------------===//
+
+struct Event {
+  enum Kind { Access, Copy, Api, KernelLaunch, Call } K;
+  explicit Event(Kind K) : K(K) {}
+  const Stmt *Anchor = nullptr;
+  // Access
+  std::string Buffer; ///< alias class key
+  AccessKind AK = AccessKind::Read;
+  const Expr *Loc = nullptr;  ///< the accessing expression
+  const Expr *Name = nullptr; ///< the tracked buffer as named there
+  const NamedDecl *Callee = nullptr;
+  // Copy: the copy site index
+  unsigned CopyId = 0;
+  // Api / KernelLaunch / Call
+  const CallExpr *CE = nullptr;
+  const ApiEntry *Entry = nullptr;
+  const HelperSummary *Summary = nullptr; ///< Call: null if opaque
+  std::vector<unsigned> HelperCopies;     ///< Call: copies it leaves pending
+};
+
+/// The dataflow fact at a program point.
+struct State {
+  bool Reached = false;
+  std::map<unsigned, MissNote> Pending; ///< copy id -> near-miss note
+  struct EventInfo {
+    std::set<unsigned> Covered;
+    const Expr *Record = nullptr;
+    StreamRef Stream;
+    bool operator==(const EventInfo &O) const {
+      return Covered == O.Covered && Record == O.Record;
+    }
+  };
+  std::map<std::string, EventInfo> Events;
+
+  bool operator==(const State &O) const {
+    if (Reached != O.Reached || Events != O.Events ||
+        Pending.size() != O.Pending.size())
+      return false;
+    for (auto A = Pending.begin(), B = O.Pending.begin(); A != Pending.end();
+         ++A, ++B)
+      if (A->first != B->first || A->second.Reason != B->second.Reason ||
+          A->second.Where != B->second.Where)
+        return false;
+    return true;
+  }
+
+  /// Pending: may (union); events: must (intersection).
+  void join(const State &O) {
+    if (!O.Reached)
+      return;
+    if (!Reached) {
+      *this = O;
+      return;
+    }
+    for (const auto &[Id, Miss] : O.Pending) {
+      auto [It, New] = Pending.try_emplace(Id, Miss);
+      if (!New && It->second.Reason == MissReason::None)
+        It->second = Miss;
+    }
+    for (auto It = Events.begin(); It != Events.end();) {
+      auto Other = O.Events.find(It->first);
+      if (Other == O.Events.end()) {
+        It = Events.erase(It);
+        continue;
+      }
+      std::set<unsigned> Both;
+      for (unsigned C : It->second.Covered)
+        if (Other->second.Covered.count(C))
+          Both.insert(C);
+      It->second.Covered = std::move(Both);
+      ++It;
+    }
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The analysis of one callable
+//===----------------------------------------------------------------------===//
+
+struct AsyncCopyAnalysis::Impl {
+  AsyncCopyAnalysis &Owner;
+  ASTContext &Ctx;
+  const AnalysisOptions &Opts;
+  const FunctionDecl *FD;
+  const Stmt *Body;
+  unsigned Depth;
+  bool SummaryMode; ///< seeds synthetic copies on parameters
+
+  ParentMap PM;
+  AliasClasses Aliases;
+  std::vector<CopySite *> Copies; ///< owned by Owner.OwnedCopies
+  std::vector<Event> Events;
+  std::set<std::string> NonBlockingStreams;
+  llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
+  std::set<const VarDecl *> MutatedVars;
+  bool PerThread;
+  bool Broken = false;
+
+  // Collected by the AST walk.
+  std::vector<const CallExpr *> Calls;
+  std::vector<std::pair<const Expr *, const Expr *>> Assigns; ///< lhs, rhs
+  std::vector<const Expr *> Candidates; ///< DeclRefExpr / MemberExpr / ...
+  /// cudaMemcpy3DParms fields assigned: var -> (field name, value, location)
+  struct ParamsWrite {
+    const VarDecl *Var;
+    std::string Field;
+    const Expr *Value;
+  };
+  std::vector<ParamsWrite> ParamsWrites;
+
+  std::vector<Finding> Findings;
+  std::map<const Expr *, size_t> FindingAt; ///< one per access site
+
+  Impl(AsyncCopyAnalysis &Owner, const FunctionDecl *FD, unsigned Depth,
+       bool SummaryMode)
+      : Owner(Owner), Ctx(Owner.Ctx), Opts(Owner.Opts), FD(FD),
+        Body(FD->getBody()), Depth(Depth), SummaryMode(SummaryMode),
+        PM(const_cast<Stmt *>(FD->getBody())),
+        PerThread(Opts.PerThreadDefaultStream) {}
+
+  //--- Streams --------------------------------------------------------------
+
+  StreamRef streamOf(const Expr *E) {
+    StreamRef S;
+    if (!E) { // omitted: the default stream
+      S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+      S.Spelling = "0";
+      return S;
+    }
+    S.Spelling = spelling(E, Ctx);
+    if (auto V = evalInt(strip(E), Ctx)) {
+      if (*V == 0)
+        S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+      else if (*V == StreamLegacyHandle)
+        S.K = StreamRef::Legacy;
+      else if (*V == StreamPerThreadHandle)
+        S.K = StreamRef::PerThread;
+      else
+        S.K = StreamRef::Unknown;
+      return S;
+    }
+    S.K = StreamRef::Named;
+    S.Key = exprKey(E);
+    S.NonBlocking = NonBlockingStreams.count(S.Key) != 0;
+    return S;
+  }
+
+  /// Does a host sync of stream S complete a copy on stream C? ("Stream
+  /// synchronization behavior": the legacy default stream waits for every
+  /// blocking stream, and the per-thread default stream is blocking.)
+  static bool covers(const StreamRef &S, const StreamRef &C) {
+    if (S.K == StreamRef::Unknown || C.K == StreamRef::Unknown)
+      return false;
+    if (S.sameStream(C))
+      return true;
+    if (S.K == StreamRef::Legacy)
+      return C.K == StreamRef::PerThread ||
+             (C.K == StreamRef::Named && !C.NonBlocking);
+    return false;
+  }
+
+  MissReason missFor(const StreamRef &S, const StreamRef &C) const {
+    if (S.K == StreamRef::Legacy && C.NonBlocking)
+      return MissReason::NonBlockingStream;
+    if (S.K == StreamRef::PerThread && PerThread && S.Spelling != "" &&
+        C.K != StreamRef::PerThread)
+      return MissReason::PerThreadDefaultStream;
+    return MissReason::OtherStream;
+  }
+
+  //--- Collection -----------------------------------------------------------
+
+  struct Walker : RecursiveASTVisitor<Walker> {
+    Impl &I;
+    explicit Walker(Impl &I) : I(I) {}
+    // Lambdas, blocks and local classes are callables of their own;
+    // unevaluated operands and types are not host accesses.
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseBlockExpr(BlockExpr *) { return true; }
+    bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+    bool TraverseRecordDecl(RecordDecl *) { return true; }
+    bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
+      return true;
+    }
+    bool TraverseCXXTypeidExpr(CXXTypeidExpr *) { return true; }
+    bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
+    bool TraverseTypeLoc(TypeLoc, bool = true) { return true; }
+
+    bool VisitExpr(Expr *E) {
+      if (E->containsErrors())
+        I.Broken = true;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      I.Calls.push_back(C);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (isa<VarDecl>(D->getDecl()))
+        I.Candidates.push_back(D);
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *M) {
+      I.Candidates.push_back(M);
+      return true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+      if (A->getType()->isPointerType())
+        I.Candidates.push_back(A);
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp()) {
+        if (B->getOpcode() == BO_Assign)
+          I.Assigns.push_back({B->getLHS(), B->getRHS()});
+        noteMutation(B->getLHS());
+        noteParamsWrite(B);
+      }
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+        noteMutation(U->getSubExpr());
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      if (const Expr *Init = V->getInit())
+        if (!V->getType()->isDependentType())
+          I.Assigns.push_back({nullptr, Init}), I.InitVars.push_back(V);
+      return true;
+    }
+    void noteMutation(const Expr *E) {
+      if (const auto *D = dyn_cast<DeclRefExpr>(strip(E)))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+          I.MutatedVars.insert(V);
+    }
+    /// p.dstPtr = make_cudaPitchedPtr(h, ...); p.dstPtr.ptr = h; p.kind = k;
+    void noteParamsWrite(const BinaryOperator *B) {
+      const auto *M = dyn_cast<MemberExpr>(strip(B->getLHS()));
+      if (!M || !M->getMemberDecl()->getIdentifier())
+        return;
+      std::string Field = M->getMemberDecl()->getName().str();
+      const Expr *Base = strip(M->getBase());
+      if (const auto *Inner = dyn_cast<MemberExpr>(Base)) {
+        if (Field != "ptr" || !Inner->getMemberDecl()->getIdentifier())
+          return;
+        Field = Inner->getMemberDecl()->getName().str() + ".ptr";
+        Base = strip(Inner->getBase());
+      }
+      const auto *D = dyn_cast<DeclRefExpr>(Base);
+      const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      if (V)
+        I.ParamsWrites.push_back({V, Field, B->getRHS()});
+    }
+  };
+  std::vector<const VarDecl *> InitVars; ///< parallel to Assigns' null lhs
+
+  //--- Provenance -----------------------------------------------------------
+
+  Provenance declProvenance(const Expr *Root) {
+    const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V)
+      return isStdContainer(Root->getType()) ? Provenance::Pageable
+                                             : Provenance::Unknown;
+    QualType T = V->getType();
+    if (isStdContainer(T))
+      return Provenance::Pageable;
+    if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !T->isReferenceType() &&
+        !T->isPointerType())
+      return Provenance::Pageable; // a stack array or object
+    return Provenance::Unknown;
+  }
+
+  Provenance provenanceOf(const Expr *Root) {
+    Provenance P = Aliases.provenance(exprKey(Root));
+    return std::max(P, declProvenance(Root));
+  }
+
+  /// The pointer an allocation call writes: `&p` (or `(void **)&p`).
+  const Expr *allocTarget(const CallExpr *C, const ApiEntry &E) {
+    const Expr *A = arg(C, E.PtrArg);
+    if (!A)
+      return nullptr;
+    if (E.PtrForm == PtrArgForm::Pointer)
+      return bufferRoot(A);
+    const auto *U = dyn_cast<UnaryOperator>(strip(A));
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return nullptr;
+    return strip(U->getSubExpr());
+  }
+
+  void buildAliasesAndProvenance() {
+    for (size_t N = 0, VI = 0; N < Assigns.size(); ++N) {
+      auto [Lhs, Rhs] = Assigns[N];
+      std::string LhsKey;
+      QualType LhsType;
+      if (Lhs) {
+        const Expr *L = strip(Lhs);
+        if (!isa<DeclRefExpr, MemberExpr, ArraySubscriptExpr>(L))
+          continue;
+        LhsKey = exprKey(L);
+        LhsType = L->getType();
+      } else {
+        const VarDecl *V = InitVars[VI++];
+        LhsKey = "d" + ptrKey(V->getCanonicalDecl());
+        LhsType = V->getType();
+      }
+      if (!LhsType->isPointerType() && !LhsType->isReferenceType())
+        continue;
+      if (isPageableAllocation(Rhs)) {
+        Aliases.mark(LhsKey, Provenance::Pageable);
+        continue;
+      }
+      if (const Expr *Root = bufferRoot(Rhs)) {
+        Aliases.unite(LhsKey, exprKey(Root));
+        Aliases.mark(LhsKey, declProvenance(Root));
+      }
+    }
+    for (const CallExpr *C : Calls) {
+      const ApiEntry *E = lookupApi(C->getDirectCallee());
+      if (!E)
+        continue;
+      if (E->Role == ApiRole::PinnedAlloc || E->Role == ApiRole::DeviceAlloc) {
+        if (const Expr *T = allocTarget(C, *E))
+          Aliases.mark(exprKey(T), E->Role == ApiRole::PinnedAlloc
+                                       ? Provenance::Pinned
+                                       : Provenance::Device);
+      } else if (E->Role == ApiRole::StreamCreate && E->FlagsArg != NoArg) {
+        auto Flags = evalInt(arg(C, E->FlagsArg), Ctx);
+        const Expr *T = allocTarget(C, *E);
+        if (T && Flags && (*Flags & StreamNonBlockingFlag))
+          NonBlockingStreams.insert(exprKey(T));
+      }
+    }
+    // Results of cudaStreamQuery / cudaEventQuery kept in a variable, when
+    // every value the variable is given is the same query.
+    std::set<const VarDecl *> Conflicting;
+    for (size_t N = 0, VI = 0; N < Assigns.size(); ++N) {
+      auto [Lhs, Rhs] = Assigns[N];
+      const VarDecl *V = nullptr;
+      if (!Lhs)
+        V = InitVars[VI++];
+      else if (const auto *D = dyn_cast<DeclRefExpr>(strip(Lhs)))
+        V = dyn_cast<VarDecl>(D->getDecl());
+      if (!V)
+        continue;
+      const auto *Q = dyn_cast<CallExpr>(strip(Rhs));
+      const ApiEntry *E = Q ? lookupApi(Q->getDirectCallee()) : nullptr;
+      bool IsQuery = E && (E->Role == ApiRole::StreamQuery ||
+                           E->Role == ApiRole::EventQuery);
+      auto It = QueryVars.find(V);
+      if (!IsQuery || (It != QueryVars.end() &&
+                       exprKey(It->second) != exprKey(Q)))
+        Conflicting.insert(V);
+      else
+        QueryVars[V] = Q;
+    }
+    for (const VarDecl *V : Conflicting)
+      QueryVars.erase(V);
+  }
+
+  /// The value of an argument that names a constant: a literal, an enumerator,
+  /// a const variable, or a local initialised once and never changed.
+  std::optional<long long> constantArg(const Expr *E) {
+    if (!E)
+      return std::nullopt;
+    if (auto V = evalInt(E, Ctx))
+      return V;
+    const auto *D = dyn_cast<DeclRefExpr>(strip(E));
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
+        !MutatedVars.count(V))
+      return evalInt(V->getInit(), Ctx);
+    return std::nullopt;
+  }
+
+  /// The last write of `Field` into the cudaMemcpy3DParms behind `Ptr`
+  /// (`&p`) before the call.
+  const Expr *paramsField(const Expr *Ptr, const CallExpr *C,
+                          llvm::StringRef Field) {
+    const auto *U = dyn_cast_or_null<UnaryOperator>(strip(Ptr));
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return nullptr;
+    const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr()));
+    if (!D)
+      return nullptr;
+    const SourceManager &SM = Ctx.getSourceManager();
+    const Expr *Found = nullptr;
+    for (const ParamsWrite &W : ParamsWrites) {
+      if (W.Var != D->getDecl() ||
+          !SM.isBeforeInTranslationUnit(W.Value->getBeginLoc(),
+                                        C->getBeginLoc()))
+        continue;
+      if (W.Field == Field)
+        Found = W.Value;
+      else if (Field == "dstPtr.ptr" && W.Field == "dstPtr") {
+        // p.dstPtr = make_cudaPitchedPtr(h, pitch, x, y)
+        const auto *M = dyn_cast<CallExpr>(strip(W.Value));
+        if (M && M->getNumArgs() > 0)
+          Found = M->getArg(0);
+      }
+    }
+    return Found;
+  }
+
+  //--- Copy sites -----------------------------------------------------------
+
+  CopySite *newCopy() {
+    Owner.OwnedCopies.push_back(std::make_unique<CopySite>());
+    Copies.push_back(Owner.OwnedCopies.back().get());
+    return Copies.back();
+  }
+
+  /// Is this asynchronous copy one from the device into host memory?
+  /// Returns its destination's root, or nullptr.
+  const Expr *d2hDestination(const CallExpr *C, const ApiEntry &E,
+                             bool &Pageable) {
+    const Expr *Dst = E.ParamsStruct ? paramsField(arg(C, 0), C, "dstPtr.ptr")
+                                     : arg(C, E.DstArg);
+    const Expr *KindE =
+        E.ParamsStruct ? paramsField(arg(C, 0), C, "kind") : arg(C, E.KindArg);
+    auto Kind = constantArg(KindE);
+    const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
+    if (!Kind || !Root)
+      return nullptr; // unknown direction or untrackable destination
+    Provenance DstProv = provenanceOf(Root);
+    if (*Kind == MemcpyDefault) {
+      // cudaMemcpyDefault infers the direction from the pointers (UVA).
+      const Expr *Src = E.SrcArg == NoArg ? nullptr : arg(C, E.SrcArg);
+      const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
+      Provenance SrcProv =
+          SrcRoot ? provenanceOf(SrcRoot) : Provenance::Unknown;
+      if (DstProv == Provenance::Device || SrcProv == Provenance::Pinned ||
+          SrcProv == Provenance::Pageable)
+        return nullptr;
+    } else if (*Kind != MemcpyDeviceToHost) {
+      return nullptr;
+    }
+    if (DstProv == Provenance::Device)
+      return nullptr;
+    Pageable = DstProv == Provenance::Pageable;
+    return Root;
+  }
+
+  void addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
+               const StreamRef &S, const Expr *Inner) {
+    CopySite *Site = newCopy();
+    Site->Call = C;
+    Site->InnerCopy = Inner;
+    Site->Buffer = Aliases.classKey(exprKey(Root));
+    Site->BufferName = spelling(Root, Ctx);
+    Site->Stream = S;
+    Site->Pageable = Pageable;
+    Event Ev(Event::Copy);
+    Ev.Anchor = C;
+    Ev.CopyId = Copies.size() - 1;
+    Events.push_back(std::move(Ev));
+  }
+
+  void seedSummaryCopies() {
+    // Synthetic copies: on each stream parameter (buffer: none), on no
+    // particular stream (cleared only by a device-wide sync), and into each
+    // pointer parameter on each of those.
+    std::vector<int> StreamParams{-1};
+    for (unsigned P = 0; P < FD->getNumParams(); ++P)
+      if (isStreamType(FD->getParamDecl(P)->getType()))
+        StreamParams.push_back(P);
+    auto Seed = [&](int Buf, int Stream) {
+      CopySite *S = newCopy();
+      S->Synthetic = true;
+      S->SeedParam = Buf;
+      S->SeedStreamParam = Stream;
+      if (Buf >= 0) {
+        std::string Key = "d" + ptrKey(FD->getParamDecl(Buf)->getCanonicalDecl());
+        S->Buffer = Aliases.classKey(Key);
+      }
+      if (Stream >= 0) {
+        S->Stream.K = StreamRef::Named;
+        S->Stream.Key =
+            "d" + ptrKey(FD->getParamDecl(Stream)->getCanonicalDecl());
+      }
+    };
+    for (int S : StreamParams)
+      Seed(-1, S);
+    for (unsigned P = 0; P < FD->getNumParams(); ++P) {
+      QualType T = FD->getParamDecl(P)->getType();
+      if (T->isPointerType() || T->isReferenceType() || isStdContainer(T))
+        for (int S : StreamParams)
+          Seed(P, S);
+    }
+  }
+
+  //--- Use classification ---------------------------------------------------
+
+  /// Is a call's callee something the analysis looks into or knows?
+  bool isModelledCall(const CallExpr *C) {
+    if (isa<CUDAKernelCallExpr>(C))
+      return true;
+    const FunctionDecl *F = C->getDirectCallee();
+    return F && (lookupApi(F) || isUnmodelledGpuApi(F));
+  }
+
+  /// Classifies one occurrence of a tracked buffer; adds an Access event when
+  /// the occurrence reads or writes host memory. `Class` is its alias class.
+  void classifyUse(const Expr *Node, const std::string &Class) {
+    const Stmt *Cur = Node;
+    bool Element = false; // Cur denotes an element, not the pointer/object
+    auto Emit = [&](AccessKind K, const Stmt *Anchor,
+                    const NamedDecl *Callee = nullptr) {
+      Event Ev(Event::Access);
+      Ev.Anchor = Anchor;
+      Ev.Buffer = Class;
+      Ev.AK = K;
+      Ev.Loc = cast<Expr>(Cur);
+      Ev.Name = Node;
+      Ev.Callee = Callee;
+      Events.push_back(std::move(Ev));
+    };
+    for (unsigned Steps = 0; Steps < 64; ++Steps) {
+      const Stmt *P = PM.getParent(Cur);
+      if (!P)
+        return;
+      if (isa<ParenExpr, ExplicitCastExpr, ConditionalOperator,
+              MaterializeTemporaryExpr, ExprWithCleanups,
+              CXXBindTemporaryExpr>(P)) {
+        if (const auto *CO = dyn_cast<ConditionalOperator>(P);
+            CO && CO->getCond() == Cur)
+          return;
+        Cur = P;
+        continue;
+      }
+      if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+        if (IC->getCastKind() == CK_LValueToRValue && Element)
+          return Emit(AccessKind::Read, P);
+        Cur = P;
+        continue;
+      }
+      if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+        bool IsLhs = B->getLHS()->IgnoreParens() == Cur;
+        if (B->isAdditiveOp() && B->getType()->isPointerType()) {
+          Cur = P;
+          continue;
+        }
+        if (B->isAssignmentOp()) {
+          if (IsLhs && Element)
+            return Emit(AccessKind::Write, P);
+          if (!IsLhs && Element)
+            return Emit(AccessKind::Read, P);
+          return; // the pointer itself is rebound or copied (an alias)
+        }
+        if (B->getOpcode() == BO_Comma && !IsLhs) {
+          Cur = P;
+          continue;
+        }
+        if (Element)
+          return Emit(AccessKind::Read, P);
+        return; // comparisons and tests of the pointer value
+      }
+      if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+        switch (U->getOpcode()) {
+        case UO_Deref:
+          if (Element)
+            return Emit(AccessKind::Read, P);
+          Element = true;
+          Cur = P;
+          continue;
+        case UO_AddrOf:
+          if (!Element)
+            return; // &p: the pointer variable's own address
+          Element = false;
+          Cur = P;
+          continue;
+        case UO_PreInc:
+        case UO_PreDec:
+        case UO_PostInc:
+        case UO_PostDec:
+          if (Element)
+            return Emit(AccessKind::Write, P);
+          return;
+        default:
+          if (Element)
+            return Emit(AccessKind::Read, P);
+          return;
+        }
+      }
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(P)) {
+        if (A->getBase()->IgnoreParenImpCasts() != Cur &&
+            A->getBase()->IgnoreParens() != Cur)
+          return; // used as an index
+        if (Element)
+          return Emit(AccessKind::Read, P);
+        Element = true;
+        Cur = P;
+        continue;
+      }
+      if (const auto *M = dyn_cast<MemberExpr>(P)) {
+        if (M->isArrow() && !Element) { // h->x
+          Element = true;
+          Cur = P;
+          continue;
+        }
+        if (Element) { // h[i].x
+          Cur = P;
+          continue;
+        }
+        // v.method(): a container or tensor object.
+        const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(PM.getParent(P));
+        const CXXMethodDecl *Method = MC ? MC->getMethodDecl() : nullptr;
+        if (!Method || !Method->getIdentifier())
+          return Emit(AccessKind::Read, P);
+        llvm::StringRef Name = Method->getName();
+        if (Name == "data" || Name == "get" || Name == "c_str") {
+          Cur = MC;
+          continue;
+        }
+        if (llvm::is_contained({"size", "capacity", "empty", "length",
+                                "max_size", "get_allocator"},
+                               Name))
+          return;
+        Cur = MC;
+        return Emit(Method->isConst() ? AccessKind::Read : AccessKind::Write,
+                    MC);
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+        if (Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur) {
+          if (Element)
+            return Emit(AccessKind::Read, P);
+          Element = true;
+          Cur = P;
+          continue;
+        }
+        if (Op->isAssignmentOp() && Op->getArg(0) == Cur)
+          return Emit(AccessKind::Write, P);
+        return Emit(AccessKind::Read, P);
+      }
+      if (const auto *C = dyn_cast<CallExpr>(P)) {
+        if (C->getCallee()->IgnoreParenImpCasts() == Cur)
+          return;
+        if (isModelledCall(C))
+          return; // its own transfer function handles the argument
+        // The pointer, or an element bound to a reference parameter.
+        return Emit(AccessKind::PassedToFunction, C, C->getDirectCallee());
+      }
+      if (const auto *CC = dyn_cast<CXXConstructExpr>(P)) {
+        const CXXConstructorDecl *Ctor = CC->getConstructor();
+        if (Ctor && (Ctor->isCopyOrMoveConstructor() || Element))
+          return Emit(AccessKind::Read, P);
+        return Emit(AccessKind::PassedToFunction, P,
+                    Ctor ? Ctor->getParent() : nullptr);
+      }
+      if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+        if (const auto *For = dyn_cast_or_null<CXXForRangeStmt>(PM.getParent(DS));
+            For && For->getRangeStmt() == DS)
+          return Emit(AccessKind::Read, Cur);
+        if (Element) {
+          const auto *V = DS->isSingleDecl()
+                              ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                              : nullptr;
+          if (V && V->getType()->isReferenceType())
+            return; // float &r = h[0]: an alias of the element
+          return Emit(AccessKind::Read, Cur);
+        }
+        return; // float *p = h + k: an alias
+      }
+      if (isa<CXXForRangeStmt>(P))
+        return Emit(AccessKind::Read, Cur);
+      if (Element)
+        return Emit(AccessKind::Read, Cur);
+      return; // return p; if (p); init lists; ...
+    }
+  }
+
+  //--- Events from calls ----------------------------------------------------
+
+  void collectCallEvents() {
+    for (const CallExpr *C : Calls) {
+      if (isa<CUDAKernelCallExpr>(C)) {
+        Event Ev(Event::KernelLaunch);
+        Ev.Anchor = C;
+        Ev.CE = C;
+        Events.push_back(std::move(Ev));
+        continue;
+      }
+      const FunctionDecl *Callee = C->getDirectCallee();
+      if (const ApiEntry *E = lookupApi(Callee)) {
+        if (isPerThreadName(Callee))
+          PerThread = true;
+        if (E->Role == ApiRole::AsyncCopy) {
+          bool Pageable = false;
+          if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
+            if (!Pageable || Opts.StrictMode)
+              addCopy(C, Root, Pageable, streamOf(arg(C, E->StreamArg)),
+                      nullptr);
+            continue;
+          }
+          // Not a device-to-host copy: stream-ordered work on its pointers.
+        }
+        Event Ev(Event::Api);
+        Ev.Anchor = C;
+        Ev.CE = C;
+        Ev.Entry = E;
+        Events.push_back(std::move(Ev));
+        continue;
+      }
+      if (!Callee || isUnmodelledGpuApi(Callee))
+        continue;
+      const HelperSummary *S = Owner.summary(Callee, Depth + 1);
+      Event Ev(Event::Call);
+      Ev.Anchor = C;
+      Ev.CE = C;
+      Ev.Summary = S;
+      if (S)
+        for (const HelperSummary::PendingCopy &PC : S->CopiesLeftPending) {
+          const Expr *Dst = arg(C, PC.DstParam);
+          const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
+          if (!Root)
+            continue;
+          Provenance Prov = provenanceOf(Root);
+          if (Prov == Provenance::Device ||
+              (Prov == Provenance::Pageable && !Opts.StrictMode))
+            continue;
+          StreamRef Stream =
+              PC.StreamParam >= 0 ? streamOf(arg(C, PC.StreamParam)) : PC.Stream;
+          CopySite *Site = newCopy();
+          Site->Call = C;
+          Site->InnerCopy = PC.Copy;
+          Site->Buffer = Aliases.classKey(exprKey(Root));
+          Site->BufferName = spelling(Root, Ctx);
+          Site->Stream = Stream;
+          Site->Pageable = Prov == Provenance::Pageable;
+          Ev.HelperCopies.push_back(Copies.size() - 1);
+        }
+      Events.push_back(std::move(Ev));
+    }
+  }
+
+  void collectAccessEvents() {
+    std::set<std::string> Tracked;
+    for (const CopySite *S : Copies)
+      if (!S->Buffer.empty())
+        Tracked.insert(S->Buffer);
+    if (Tracked.empty())
+      return;
+    for (const Expr *E : Candidates) {
+      // Only the outermost expression naming a tracked buffer is a use:
+      // skip the `this` / base parts of a member chain.
+      std::string Class = Aliases.classKey(exprKey(E));
+      if (Tracked.count(Class))
+        classifyUse(E, Class);
+    }
+  }
+
+  //--- Transfer functions ---------------------------------------------------
+
+  void syncStream(State &St, const StreamRef &S, const Expr *Where) {
+    for (auto It = St.Pending.begin(); It != St.Pending.end();) {
+      const CopySite &C = *Copies[It->first];
+      if (covers(S, C.Stream)) {
+        It = St.Pending.erase(It);
+        continue;
+      }
+      It->second = {missFor(S, C.Stream), Where, S.Spelling};
+      ++It;
+    }
+  }
+
+  void syncEvent(State &St, const Expr *EventE, const Expr *Where) {
+    auto Info = St.Events.find(exprKey(EventE));
+    for (auto It = St.Pending.begin(); It != St.Pending.end();) {
+      const CopySite &C = *Copies[It->first];
+      if (Info != St.Events.end() && Info->second.Covered.count(It->first)) {
+        It = St.Pending.erase(It);
+        continue;
+      }
+      if (Info == St.Events.end())
+        It->second = {MissReason::EventNotRecorded, Where,
+                      spelling(EventE, Ctx)};
+      else if (covers(Info->second.Stream, C.Stream))
+        It->second = {MissReason::EventBeforeCopy, Info->second.Record,
+                      spelling(EventE, Ctx)};
+      else
+        It->second = {MissReason::EventOtherStream, Info->second.Record,
+                      Info->second.Stream.Spelling};
+      ++It;
+    }
+  }
+
+  void note(State &St, MissReason R, const Expr *Where, const StreamRef *S) {
+    for (auto &[Id, Miss] : St.Pending)
+      if (!S || Copies[Id]->Stream.sameStream(*S) ||
+          R == MissReason::StreamWaitEvent)
+        Miss = {R, Where, S ? S->Spelling : ""};
+  }
+
+  void report(const State &St, const std::string &Buffer, AccessKind K,
+              const Expr *Loc, const Expr *Name, const NamedDecl *Callee,
+              const Stmt *CalleeAccess = nullptr,
+              const StreamRef *UseStream = nullptr) {
+    if (FindingAt.count(Loc))
+      return;
+    for (const auto &[Id, Miss] : St.Pending) {
+      const CopySite *C = Copies[Id];
+      if (C->Buffer != Buffer)
+        continue;
+      if (UseStream && C->Stream.sameStream(*UseStream))
+        continue; // ordered after the copy on the same stream
+      Finding F;
+      F.Access = Loc;
+      F.Kind = K;
+      F.Callee = Callee;
+      F.CalleeAccess = CalleeAccess;
+      F.BufferName = spelling(Name, Ctx);
+      F.Copy = C;
+      F.Miss = Miss;
+      const Expr *CopyLoc = C->Call;
+      F.LaterIteration = Ctx.getSourceManager().isBeforeInTranslationUnit(
+          Loc->getBeginLoc(), CopyLoc->getBeginLoc());
+      FindingAt[Loc] = Findings.size();
+      Findings.push_back(std::move(F));
+      return;
+    }
+  }
+
+  /// Stream-ordered work using pointers: a race only when on another stream.
+  void streamOrderedUse(const State &St, const CallExpr *C,
+                        const StreamRef &S) {
+    for (const Expr *A : C->arguments()) {
+      if (!A->getType()->isPointerType() && !A->getType()->isArrayType())
+        continue;
+      if (const Expr *Root = bufferRoot(A))
+        report(St, Aliases.classKey(exprKey(Root)), AccessKind::OtherStreamUse,
+               A, Root, nullptr, nullptr, &S);
+    }
+  }
+
+  void applyApi(State &St, const CallExpr *C, const ApiEntry &E) {
+    switch (E.Role) {
+    case ApiRole::DeviceSync:
+      St.Pending.clear();
+      return;
+    case ApiRole::FreeSync:
+      if (!Opts.StrictMode)
+        St.Pending.clear();
+      else
+        note(St, MissReason::StrictFree, C, nullptr);
+      return;
+    case ApiRole::StreamSync:
+      syncStream(St, streamOf(arg(C, E.StreamArg)), C);
+      return;
+    case ApiRole::BlockingTransfer: {
+      const Expr *KindE = E.ParamsStruct ? paramsField(arg(C, 0), C, "kind")
+                                         : arg(C, E.KindArg);
+      auto Kind = constantArg(KindE);
+      if (Kind && *Kind == MemcpyDeviceToDevice)
+        return; // "no host-side synchronization is performed"
+      syncStream(St, streamOf(nullptr), C);
+      return;
+    }
+    case ApiRole::EventRecord: {
+      StreamRef S = streamOf(arg(C, E.StreamArg));
+      State::EventInfo Info;
+      Info.Record = C;
+      Info.Stream = S;
+      for (const auto &[Id, Miss] : St.Pending)
+        if (covers(S, Copies[Id]->Stream))
+          Info.Covered.insert(Id);
+      St.Events[exprKey(arg(C, E.EventArg))] = std::move(Info);
+      return;
+    }
+    case ApiRole::EventSync:
+      syncEvent(St, arg(C, E.EventArg), C);
+      return;
+    case ApiRole::StreamQuery: {
+      StreamRef S = streamOf(arg(C, E.StreamArg));
+      for (auto &[Id, Miss] : St.Pending)
+        if (covers(S, Copies[Id]->Stream))
+          Miss = {MissReason::QueryNotChecked, C, S.Spelling};
+      return;
+    }
+    case ApiRole::EventQuery:
+      for (auto &[Id, Miss] : St.Pending)
+        Miss = {MissReason::QueryNotChecked, C, spelling(arg(C, 0), Ctx)};
+      return;
+    case ApiRole::StreamOrdered:
+    case ApiRole::AsyncCopy: {
+      StreamRef S = streamOf(arg(C, E.StreamArg));
+      streamOrderedUse(St, C, S);
+      if (E.Miss != MissReason::None)
+        note(St, E.Miss, C, &S);
+      return;
+    }
+    case ApiRole::NotASync: {
+      StreamRef S = streamOf(arg(C, E.StreamArg));
+      note(St, E.Miss, C, &S);
+      return;
+    }
+    case ApiRole::PinnedAlloc:
+    case ApiRole::DeviceAlloc:
+    case ApiRole::StreamCreate:
+      return;
+    }
+  }
+
+  void applyHelper(State &St, const Event &Ev) {
+    const CallExpr *C = Ev.CE;
+    const HelperSummary *S = Ev.Summary;
+    unsigned NumArgs = C->getNumArgs();
+    // Offset for member operator calls, whose object is argument 0.
+    unsigned Shift = 0;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
+      if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
+        Shift = 1;
+    for (unsigned I = Shift; I < NumArgs; ++I) {
+      const Expr *A = C->getArg(I);
+      const Expr *Root = bufferRoot(A);
+      if (!Root)
+        continue;
+      std::string Class = Aliases.classKey(exprKey(Root));
+      unsigned P = I - Shift;
+      if (!S || P >= S->AccessedUnlessSynced.size()) {
+        report(St, Class, AccessKind::PassedToFunction, A, Root,
+               C->getDirectCallee());
+        continue;
+      }
+      // Which of the helper's seeds matches each pending copy's stream?
+      for (const auto &[Id, Miss] : St.Pending) {
+        const CopySite *Copy = Copies[Id];
+        if (Copy->Buffer != Class)
+          continue;
+        int Seed = -1;
+        for (unsigned J = 0; J < S->SyncsStreamParam.size(); ++J)
+          if (J + Shift < NumArgs && isStreamType(C->getArg(J + Shift)->getType()) &&
+              streamOf(C->getArg(J + Shift)).sameStream(Copy->Stream))
+            Seed = J;
+        if (llvm::is_contained(S->AccessedUnlessSynced[P], Seed)) {
+          report(St, Class, AccessKind::PassedToFunction, A, Root,
+                 C->getDirectCallee(), S->AccessSite[P]);
+          break;
+        }
+      }
+    }
+    if (!S)
+      return;
+    if (S->SyncsDevice) {
+      St.Pending.clear();
+    } else {
+      for (unsigned J = 0; J < S->SyncsStreamParam.size(); ++J)
+        if (S->SyncsStreamParam[J] && J + Shift < NumArgs)
+          syncStream(St, streamOf(C->getArg(J + Shift)), C);
+    }
+    for (unsigned Id : Ev.HelperCopies)
+      St.Pending[Id] = MissNote{};
+  }
+
+  void transfer(State &St, const Event &Ev, bool Reporting) {
+    switch (Ev.K) {
+    case Event::Access:
+      if (Reporting)
+        report(St, Ev.Buffer, Ev.AK, Ev.Loc, Ev.Name, Ev.Callee);
+      return;
+    case Event::Copy:
+      St.Pending[Ev.CopyId] = MissNote{};
+      for (auto &[Key, Info] : St.Events)
+        Info.Covered.erase(Ev.CopyId); // a new instance of the copy
+      return;
+    case Event::Api:
+      if (Reporting || Ev.Entry->Role != ApiRole::StreamOrdered)
+        applyApi(St, Ev.CE, *Ev.Entry);
+      return;
+    case Event::KernelLaunch: {
+      const auto *K = cast<CUDAKernelCallExpr>(Ev.CE);
+      const CallExpr *Config = K->getConfig();
+      StreamRef S = streamOf(Config ? arg(Config, 3) : nullptr);
+      if (Reporting)
+        streamOrderedUse(St, Ev.CE, S);
+      return;
+    }
+    case Event::Call:
+      applyHelper(St, Ev);
+      return;
+    }
+  }
+
+  /// cudaStreamQuery(s) == cudaSuccess and friends: the successor index on
+  /// which the query is known to have returned cudaSuccess (or
+  /// "not cudaErrorNotReady", which the measured polling loops rely on).
+  std::optional<std::pair<const CallExpr *, unsigned>>
+  querySuccessEdge(const Expr *Cond) {
+    bool Negated = false;
+    Cond = strip(Cond);
+    while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
+      if (U->getOpcode() != UO_LNot)
+        break;
+      Negated = !Negated;
+      Cond = strip(U->getSubExpr());
+    }
+    if (!Cond)
+      return std::nullopt;
+    auto QueryOf = [&](const Expr *E) -> const CallExpr * {
+      E = strip(E);
+      if (const auto *B = dyn_cast<BinaryOperator>(E);
+          B && B->getOpcode() == BO_Assign)
+        E = strip(B->getRHS());
+      if (const auto *C = dyn_cast<CallExpr>(E)) {
+        const ApiEntry *A = lookupApi(C->getDirectCallee());
+        if (A && (A->Role == ApiRole::StreamQuery ||
+                  A->Role == ApiRole::EventQuery))
+          return C;
+        return nullptr;
+      }
+      if (const auto *D = dyn_cast<DeclRefExpr>(E))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
+          auto It = QueryVars.find(V);
+          return It == QueryVars.end() ? nullptr : It->second;
+        }
+      return nullptr;
+    };
+    bool SuccessOnTrue;
+    const CallExpr *Q = nullptr;
+    if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+        B && B->isEqualityOp()) {
+      const Expr *Other = B->getRHS();
+      Q = QueryOf(B->getLHS());
+      if (!Q) {
+        Q = QueryOf(B->getRHS());
+        Other = B->getLHS();
+      }
+      auto V = Q ? evalInt(Other, Ctx) : std::nullopt;
+      if (!V || (*V != CudaSuccess && *V != CudaErrorNotReady))
+        return std::nullopt;
+      bool Eq = B->getOpcode() == BO_EQ;
+      SuccessOnTrue = (*V == CudaSuccess) == Eq;
+    } else {
+      Q = QueryOf(Cond); // truthy result: an error code
+      if (!Q)
+        return std::nullopt;
+      SuccessOnTrue = false;
+    }
+    if (Negated)
+      SuccessOnTrue = !SuccessOnTrue;
+    return std::make_pair(Q, SuccessOnTrue ? 0u : 1u);
+  }
+
+  //--- Driver ---------------------------------------------------------------
+
+  bool collect() {
+    if (!Body)
+      return false;
+    Walker W(*this);
+    W.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Broken)
+      return false;
+    buildAliasesAndProvenance();
+    if (SummaryMode)
+      seedSummaryCopies();
+    collectCallEvents();
+    collectAccessEvents();
+    return true;
+  }
+
+  /// Runs to a fixed point, then one reporting pass. Returns the state at
+  /// the exit block, or nullopt when over budget or not analysable.
+  std::optional<State> run() {
+    if (!collect())
+      return std::nullopt;
+    if (Copies.empty())
+      return State{};
+    CFG::BuildOptions BO;
+    BO.setAllAlwaysAdd();
+    std::unique_ptr<CFG> Cfg =
+        CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, BO);
+    if (!Cfg)
+      return std::nullopt;
+
+    // Events attach to the CFG element of their anchor (or its nearest
+    // ancestor that is one).
+    llvm::DenseMap<const Stmt *, std::pair<unsigned, unsigned>> ElementOf;
+    for (const CFGBlock *B : *Cfg)
+      for (unsigned I = 0; I < B->size(); ++I)
+        if (auto S = (*B)[I].getAs<CFGStmt>())
+          ElementOf.try_emplace(S->getStmt(), B->getBlockID(), I);
+    std::vector<std::vector<std::vector<unsigned>>> At(Cfg->getNumBlockIDs());
+    for (const CFGBlock *B : *Cfg)
+      At[B->getBlockID()].resize(B->size());
+    // Accesses first: arguments are evaluated before the call that
+    // receives them, which may be a sync.
+    for (bool Accesses : {true, false})
+      for (unsigned N = 0; N < Events.size(); ++N) {
+        if ((Events[N].K == Event::Access) != Accesses)
+          continue;
+        const Stmt *S = Events[N].Anchor;
+        while (S && !ElementOf.count(S))
+          S = PM.getParent(S);
+        if (!S)
+          continue; // unevaluated or unreachable
+        auto [Block, Index] = ElementOf.lookup(S);
+        At[Block][Index].push_back(N);
+      }
+
+    std::vector<unsigned> Order; // reverse post-order index per block
+    Order.assign(Cfg->getNumBlockIDs(), ~0u);
+    unsigned N = 0;
+    for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(
+             Cfg.get()))
+      Order[B->getBlockID()] = N++;
+
+    std::vector<State> In(Cfg->getNumBlockIDs());
+    State &Entry = In[Cfg->getEntry().getBlockID()];
+    Entry.Reached = true;
+    for (unsigned Id = 0; Id < Copies.size(); ++Id)
+      if (Copies[Id]->Synthetic)
+        Entry.Pending[Id] = MissNote{};
+
+    auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
+      State St = In[B.getBlockID()];
+      for (unsigned I = 0; I < B.size(); ++I)
+        for (unsigned E : At[B.getBlockID()][I])
+          transfer(St, Events[E], Reporting);
+      return St;
+    };
+    auto Propagate = [&](const CFGBlock &B, const State &Out,
+                         std::set<std::pair<unsigned, unsigned>> *Work) {
+      std::optional<std::pair<const CallExpr *, unsigned>> Query;
+      if (B.succ_size() == 2)
+        if (const Expr *Cond = B.getLastCondition())
+          Query = querySuccessEdge(Cond);
+      unsigned SuccIndex = 0;
+      for (const CFGBlock *Succ : B.succs()) {
+        unsigned Index = SuccIndex++;
+        if (!Succ)
+          continue;
+        State Edge = Out;
+        if (Query && Query->second == Index) {
+          const CallExpr *Q = Query->first;
+          const ApiEntry *E = lookupApi(Q->getDirectCallee());
+          if (E->Role == ApiRole::StreamQuery)
+            syncStream(Edge, streamOf(arg(Q, E->StreamArg)), Q);
+          else
+            syncEvent(Edge, arg(Q, E->EventArg), Q);
+        }
+        State &Target = In[Succ->getBlockID()];
+        State Before = Target;
+        Target.join(Edge);
+        if (!(Target == Before) && Work)
+          Work->insert({Order[Succ->getBlockID()], Succ->getBlockID()});
+      }
+    };
+
+    std::set<std::pair<unsigned, unsigned>> Work; // (rpo index, block id)
+    Work.insert({Order[Cfg->getEntry().getBlockID()],
+                 Cfg->getEntry().getBlockID()});
+    unsigned Budget =
+        std::max(2000u, Opts.BlockVisitFactor * Cfg->getNumBlockIDs());
+    while (!Work.empty()) {
+      if (Budget-- == 0)
+        return std::nullopt; // pathological: skip without a diagnostic
+      unsigned Id = Work.begin()->second;
+      Work.erase(Work.begin());
+      const CFGBlock *B = nullptr;
+      for (const CFGBlock *Cand : *Cfg)
+        if (Cand->getBlockID() == Id)
+          B = Cand;
+      Propagate(*B, RunBlock(*B, false), &Work);
+    }
+    for (const CFGBlock *B : *Cfg)
+      if (In[B->getBlockID()].Reached)
+        RunBlock(*B, true);
+    return In[Cfg->getExit().getBlockID()];
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// AsyncCopyAnalysis
+//===----------------------------------------------------------------------===//
+
+AsyncCopyAnalysis::AsyncCopyAnalysis(ASTContext &Ctx, AnalysisOptions Opts)
+    : Ctx(Ctx), Opts(Opts) {}
+AsyncCopyAnalysis::~AsyncCopyAnalysis() = default;
+
+std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
+  if (!FD || !FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
+    return {};
+  Impl I(*this, FD, 0, /*SummaryMode=*/false);
+  if (!I.run())
+    return {};
+  std::vector<Finding> Out;
+  for (Finding &F : I.Findings)
+    if (!F.Copy->Synthetic)
+      Out.push_back(std::move(F));
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Findings are discovered in CFG order; report them in source order.
+  std::vector<size_t> Order(Out.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::sort(Order, [&](size_t A, size_t B) {
+    SourceLocation LA = Out[A].Access->getBeginLoc();
+    SourceLocation LB = Out[B].Access->getBeginLoc();
+    if (LA != LB)
+      return SM.isBeforeInTranslationUnit(LA, LB);
+    return A < B;
+  });
+  std::vector<Finding> Sorted;
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Out[I]));
+  return Sorted;
+}
+
+const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
+                                                unsigned Depth) {
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def || Def->isTemplated() || Def->isInvalidDecl())
+    return nullptr;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual())
+    return nullptr; // an override may run instead
+  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr; // library code: opaque
+  if (Depth > Opts.MaxHelperDepth || InProgress.lookup(Def))
+    return nullptr;
+  if (auto It = Summaries.find(Def); It != Summaries.end())
+    return It->second.get();
+
+  InProgress[Def] = true;
+  Impl I(*this, Def, Depth, /*SummaryMode=*/true);
+  std::optional<State> Exit = I.run();
+  InProgress[Def] = false;
+  if (!Exit)
+    return Summaries.try_emplace(Def, nullptr).first->second.get();
+
+  auto S = std::make_unique<HelperSummary>();
+  unsigned NP = Def->getNumParams();
+  S->SyncsStreamParam.assign(NP, false);
+  S->AccessedUnlessSynced.assign(NP, {});
+  S->AccessSite.assign(NP, nullptr);
+  // A seed that is not pending at the exit was synchronized on every path.
+  // (An exit that is never reached leaves nothing pending: noreturn helpers
+  // count as synchronizing, which is harmless since the caller stops.)
+  for (unsigned Id = 0; Id < I.Copies.size(); ++Id) {
+    const CopySite &C = *I.Copies[Id];
+    if (!C.Synthetic || C.SeedParam >= 0)
+      continue;
+    bool Cleared = !Exit->Pending.count(Id);
+    if (C.SeedStreamParam < 0)
+      S->SyncsDevice = Cleared;
+    else
+      S->SyncsStreamParam[C.SeedStreamParam] = Cleared;
+  }
+  for (const Finding &F : I.Findings) {
+    if (!F.Copy->Synthetic || F.Copy->SeedParam < 0)
+      continue;
+    auto &Seeds = S->AccessedUnlessSynced[F.Copy->SeedParam];
+    if (!llvm::is_contained(Seeds, F.Copy->SeedStreamParam))
+      Seeds.push_back(F.Copy->SeedStreamParam);
+    if (!S->AccessSite[F.Copy->SeedParam])
+      S->AccessSite[F.Copy->SeedParam] = F.Access;
+  }
+  // Copies into parameters still in flight when the helper returns.
+  for (const auto &[Id, Miss] : Exit->Pending) {
+    const CopySite &C = *I.Copies[Id];
+    if (C.Synthetic)
+      continue;
+    for (unsigned P = 0; P < NP; ++P) {
+      std::string Key =
+          "d" + ptrKey(Def->getParamDecl(P)->getCanonicalDecl());
+      if (I.Aliases.classKey(Key) != C.Buffer)
+        continue;
+      HelperSummary::PendingCopy PC{P, -1, C.Stream, C.InnerCopy ? C.InnerCopy
+                                                                 : C.Call};
+      for (unsigned J = 0; J < NP; ++J)
+        if (C.Stream.K == StreamRef::Named &&
+            C.Stream.Key ==
+                "d" + ptrKey(Def->getParamDecl(J)->getCanonicalDecl()))
+          PC.StreamParam = J;
+      S->CopiesLeftPending.push_back(PC);
+    }
+  }
+  return Summaries.try_emplace(Def, std::move(S)).first->second.get();
+}
+
+} // namespace clang::tidy::cuda

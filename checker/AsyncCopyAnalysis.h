@@ -1,0 +1,151 @@
+//===--- AsyncCopyAnalysis.h - Host accesses racing async D2H copies -*- C++ -*-===//
+//
+// A forward, flow-sensitive (not path-sensitive) analysis over clang's CFG of
+// one callable. It tracks which asynchronous device-to-host copies may still
+// be in flight at each point and reports host accesses of their destinations.
+//
+// State per program point:
+//  - pending copies (a may-set: pending on some path), each with the last
+//    call that looked like a sync but did not cover it (for the note);
+//  - per event, the copies that a record on every path has captured (a
+//    must-set: an event covers a copy only if recorded after it on every
+//    path into the point).
+// Branch conditions on cudaStreamQuery / cudaEventQuery refine the state on
+// the edge where the result is known to be cudaSuccess.
+//
+// Helpers defined in the same translation unit are summarised by running the
+// same analysis on their bodies with synthetic pending copies on their
+// parameters, to a bounded depth (see HelperSummary).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCCOPYANALYSIS_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCCOPYANALYSIS_H
+
+#include "CudaApiModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+/// How the destination was touched on the host.
+enum class AccessKind {
+  Read,
+  Write,
+  PassedToFunction, ///< passed to a host function (Callee names it)
+  OtherStreamUse,   ///< handed to stream-ordered work on another stream
+};
+
+/// Which stream a copy or sync refers to.
+struct StreamRef {
+  enum Kind {
+    Legacy,    ///< 0 / nullptr / cudaStreamLegacy (legacy default stream)
+    PerThread, ///< cudaStreamPerThread, or 0 in per-thread mode
+    Named,     ///< a variable, member or call; identity by Key
+    Unknown,   ///< matches no stream (helper summaries' "any stream")
+  } K = Unknown;
+  std::string Key;      ///< identity, for Named
+  std::string Spelling; ///< source text, for notes
+  bool NonBlocking = false; ///< created with cudaStreamNonBlocking
+
+  bool sameStream(const StreamRef &O) const {
+    return K == O.K && (K != Named || Key == O.Key) && K != Unknown;
+  }
+};
+
+/// One asynchronous device-to-host copy site (or a copy a helper leaves
+/// pending, reported at the call of the helper).
+struct CopySite {
+  const Expr *Call = nullptr;      ///< the copy (or the helper call)
+  const Expr *InnerCopy = nullptr; ///< the copy inside the helper, if any
+  std::string Buffer;              ///< alias class key of the destination
+  std::string BufferName;          ///< destination as spelled
+  StreamRef Stream;
+  bool Pageable = false; ///< destination known pageable (StrictMode only)
+  bool Synthetic = false; ///< a helper summary's seed, never reported
+  int SeedParam = -1;     ///< Synthetic: buffer parameter (or -1)
+  int SeedStreamParam = -1; ///< Synthetic: stream parameter (or -1: any)
+};
+
+/// Why the access is unsynchronized, beyond "no sync on this path".
+struct MissNote {
+  MissReason Reason = MissReason::None;
+  const Expr *Where = nullptr; ///< the call that did not cover the copy
+  std::string Detail;          ///< the stream or event it named
+};
+
+/// One host access that some path reaches from a copy without a covering
+/// synchronization.
+struct Finding {
+  const Expr *Access = nullptr; ///< where to warn
+  AccessKind Kind = AccessKind::Read;
+  const NamedDecl *Callee = nullptr; ///< PassedToFunction: the function
+  const Stmt *CalleeAccess = nullptr; ///< where a helper touches it
+  std::string BufferName;
+  const CopySite *Copy = nullptr;
+  MissNote Miss;
+  bool LaterIteration = false; ///< the access precedes the copy in source
+};
+
+/// What calling a same-TU helper does, in terms of its parameters.
+struct HelperSummary {
+  bool SyncsDevice = false;           ///< on every path to its exit
+  std::vector<bool> SyncsStreamParam; ///< per parameter
+  /// Per pointer parameter: touched on the host before a sync of the
+  /// given stream parameter (index), or of no stream at all (-1).
+  std::vector<std::vector<int>> AccessedUnlessSynced;
+  std::vector<const Stmt *> AccessSite; ///< per parameter, first access
+  struct PendingCopy {
+    unsigned DstParam;
+    int StreamParam; ///< -1: the stream is Stream below
+    StreamRef Stream;
+    const Expr *Copy;
+  };
+  std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
+};
+
+struct AnalysisOptions {
+  bool StrictMode = false;
+  bool PerThreadDefaultStream = false;
+  unsigned MaxHelperDepth = 3;
+  /// Cap on CFG block visits per callable (times the number of blocks,
+  /// plus a floor); past it the callable is skipped without findings.
+  unsigned BlockVisitFactor = 32;
+};
+
+/// Runs the analysis over callables of one translation unit, memoising
+/// helper summaries across them.
+class AsyncCopyAnalysis {
+public:
+  AsyncCopyAnalysis(ASTContext &Ctx, AnalysisOptions Opts);
+  ~AsyncCopyAnalysis();
+
+  /// Findings for one callable's body, deterministic in order (by access
+  /// location). Empty when the body is templated, contains errors, or
+  /// exceeds the visit budget.
+  std::vector<Finding> analyze(const FunctionDecl *FD);
+
+  /// The summary of a helper, or nullptr when its body is not visible, the
+  /// depth bound is reached, or it recurses.
+  const HelperSummary *summary(const FunctionDecl *FD, unsigned Depth);
+
+  struct Impl;
+
+private:
+  ASTContext &Ctx;
+  AnalysisOptions Opts;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HelperSummary>>
+      Summaries;
+  llvm::DenseMap<const FunctionDecl *, bool> InProgress;
+  std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,182 @@
+//===--- AsyncReadBeforeSyncCheck.cpp - cuda-async-read-before-sync -------===//
+
+#include "AsyncReadBeforeSyncCheck.h"
+#include "AsyncCopyAnalysis.h"
+#include "CudaApiModel.h"
+#include "clang/AST/Attr.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Preprocessor.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+struct AsyncReadBeforeSyncCheck::AnalysisHolder {
+  const ASTContext *Ctx;
+  AsyncCopyAnalysis A;
+};
+
+AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
+                                                   ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      StrictMode(Options.get("StrictMode", false)),
+      HelperDepth(Options.get("HelperDepth", 3U)) {}
+
+AsyncReadBeforeSyncCheck::~AsyncReadBeforeSyncCheck() = default;
+
+void AsyncReadBeforeSyncCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "StrictMode", StrictMode);
+  Options.store(Opts, "HelperDepth", HelperDepth);
+}
+
+void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
+  std::vector<std::string> Names = namesWithRole(ApiRole::AsyncCopy);
+  std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());
+  auto CopyCall = callExpr(callee(functionDecl(hasAnyName(Refs))));
+  // Callables that issue a copy, or call a helper (with a visible body)
+  // that does; each is analysed once, whichever call matched first.
+  Finder->addMatcher(
+      callExpr(CopyCall, forCallable(functionDecl().bind("fn"))), this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasBody(hasDescendant(CopyCall)))),
+               forCallable(functionDecl().bind("fn"))),
+      this);
+}
+
+void AsyncReadBeforeSyncCheck::registerPPCallbacks(
+    const SourceManager &, Preprocessor *PP, Preprocessor *) {
+  this->PP = PP;
+}
+
+void AsyncReadBeforeSyncCheck::onEndOfTranslationUnit() {
+  Analysed.clear();
+  Analysis.reset();
+}
+
+namespace {
+
+/// Texts of the note explaining why a sync-like call did not cover the copy;
+/// indexed by MissReason. %0 is the stream or event the call named, %1 the
+/// copy's stream.
+constexpr const char *MissNotes[] = {
+    "",
+    "this synchronizes stream '%0', not %1, the copy's stream",
+    "event '%0' was recorded before the copy, so synchronizing it does not "
+    "wait for the copy",
+    "the event was recorded on stream '%0', not on %1, the copy's stream",
+    "event '%0' is synchronized here, but it is not recorded after the copy "
+    "on every path to this point",
+    "cudaStreamWaitEvent makes a stream wait on the device; it does not "
+    "block the host",
+    "cudaStreamDestroy returns at once; it does not wait for the copy",
+    "a host function enqueued on the stream does not block the calling "
+    "thread",
+    "synchronizing the legacy default stream does not wait for %1, which "
+    "was created with cudaStreamNonBlocking",
+    "with per-thread default streams, stream '%0' is this thread's own "
+    "stream and does not wait for %1",
+    "'%0' is queried here, but the access is not guarded by the query "
+    "having returned cudaSuccess",
+    "cudaFree and cudaFreeHost are not documented to synchronize; "
+    "StrictMode does not count them",
+};
+static_assert(std::size(MissNotes) ==
+                  static_cast<size_t>(MissReason::StrictFree) + 1,
+              "one note text per MissReason");
+
+std::string describeStream(const StreamRef &S) {
+  switch (S.K) {
+  case StreamRef::Legacy:
+    return "the legacy default stream";
+  case StreamRef::PerThread:
+    return "the per-thread default stream";
+  case StreamRef::Named:
+    return "stream '" + S.Spelling + "'";
+  case StreamRef::Unknown:
+    break;
+  }
+  return "an unknown stream";
+}
+
+} // namespace
+
+void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD || !FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
+    return;
+  // Device code does not touch host memory through these APIs.
+  if (FD->hasAttr<CUDAGlobalAttr>() ||
+      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()))
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  if (SM.isInSystemHeader(FD->getLocation()))
+    return;
+  if (!Analysed.insert(FD).second)
+    return;
+  if (!Analysis || Analysis->Ctx != Result.Context) {
+    AnalysisOptions Opts;
+    Opts.StrictMode = StrictMode;
+    Opts.MaxHelperDepth = HelperDepth;
+    Opts.PerThreadDefaultStream =
+        PP && PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM");
+    Analysis.reset(new AnalysisHolder{
+        Result.Context, AsyncCopyAnalysis(*Result.Context, Opts)});
+  }
+
+  for (const Finding &F : Analysis->A.analyze(FD)) {
+    unsigned KindIndex = static_cast<unsigned>(F.Kind);
+    if (F.Kind == AccessKind::PassedToFunction && !F.Callee)
+      KindIndex = 4;
+    {
+      auto D = diag(SM.getFileLoc(F.Access->getBeginLoc()),
+                    "'%0' is %select{read|written|passed to %2|used by work "
+                    "on another stream|passed to a function}1 before the "
+                    "asynchronous device-to-host copy into it is known to be "
+                    "complete")
+               << F.BufferName << KindIndex;
+      if (F.Callee)
+        D << F.Callee;
+      else
+        D << "";
+      D << F.Access->getSourceRange();
+    }
+    const CopySite &C = *F.Copy;
+    std::string Stream = describeStream(C.Stream);
+    if (C.InnerCopy) {
+      diag(SM.getFileLoc(C.Call->getBeginLoc()),
+           "this call leaves an asynchronous device-to-host copy into '%0' "
+           "in flight on %1",
+           DiagnosticIDs::Note)
+          << C.BufferName << Stream;
+      diag(SM.getFileLoc(C.InnerCopy->getBeginLoc()),
+           "the copy is issued here", DiagnosticIDs::Note);
+    } else {
+      diag(SM.getFileLoc(C.Call->getBeginLoc()),
+           "asynchronous device-to-host copy into '%0' on %1 is issued here",
+           DiagnosticIDs::Note)
+          << C.BufferName << Stream;
+    }
+    if (C.Pageable)
+      diag(SM.getFileLoc(C.Call->getBeginLoc()),
+           "'%0' is pageable host memory: the CUDA manual only says such a "
+           "copy \"might be synchronous\", and StrictMode follows the manual",
+           DiagnosticIDs::Note)
+          << C.BufferName;
+    if (F.LaterIteration)
+      diag(SM.getFileLoc(C.Call->getBeginLoc()),
+           "the copy is still in flight when a later iteration of the loop "
+           "reaches the access",
+           DiagnosticIDs::Note);
+    if (F.Miss.Reason != MissReason::None && F.Miss.Where)
+      diag(SM.getFileLoc(F.Miss.Where->getBeginLoc()),
+           MissNotes[static_cast<size_t>(F.Miss.Reason)], DiagnosticIDs::Note)
+          << F.Miss.Detail << Stream;
+    if (F.CalleeAccess)
+      diag(SM.getFileLoc(F.CalleeAccess->getBeginLoc()),
+           "'%0' touches the buffer here", DiagnosticIDs::Note)
+          << F.Callee;
+  }
+}
+
+} // namespace clang::tidy::cuda

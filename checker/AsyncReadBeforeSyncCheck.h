@@ -1,0 +1,51 @@
+//===--- AsyncReadBeforeSyncCheck.h - cuda-async-read-before-sync -*- C++ -*-===//
+//
+// Finds host code that reads or writes the destination of an asynchronous
+// device-to-host copy (cudaMemcpyAsync with cudaMemcpyDeviceToHost and its
+// relatives) before a synchronization that covers the copy. On pinned host
+// memory such a copy returns before the DMA has finished, and the host sees
+// stale data.
+//
+// The check class holds the options, picks the callables to analyse and
+// turns findings into diagnostics; AsyncCopyAnalysis does the analysis and
+// CudaApiModel says what each CUDA call does.
+//
+// Documentation: docs/cuda-async-read-before-sync.md
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCREADBEFORESYNCCHECK_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCREADBEFORESYNCCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+class AsyncReadBeforeSyncCheck : public ClangTidyCheck {
+public:
+  AsyncReadBeforeSyncCheck(llvm::StringRef Name, ClangTidyContext *Context);
+  ~AsyncReadBeforeSyncCheck() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  /// Follow only what the CUDA manual guarantees: copies into pageable
+  /// memory are asynchronous, and cudaFree / cudaFreeHost are not syncs.
+  const bool StrictMode;
+  /// How deep same-TU helpers are looked through.
+  const unsigned HelperDepth;
+
+  Preprocessor *PP = nullptr;
+  llvm::DenseSet<const Decl *> Analysed;
+  struct AnalysisHolder;
+  std::unique_ptr<AnalysisHolder> Analysis;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,159 @@
+//===--- CudaApiModel.h - What each modelled CUDA API call does -*- C++ -*-===//
+//
+// The single source of truth for which calls the check understands: the
+// pre-filter matcher in AsyncReadBeforeSyncCheck and the transfer functions
+// in AsyncCopyAnalysis both read this table. Adding an API is one row in
+// CudaApiModel.cpp plus a lit test.
+//
+// Every row follows the CUDA Runtime API reference (CUDA 13.0), sections
+// "API synchronization behavior" and "Stream synchronization behavior", and
+// what ../shared/semantics.md measured on an H200 where the manual is vague.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_CUDAAPIMODEL_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_CUDAAPIMODEL_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+namespace tidy::cuda {
+
+/// What a modelled call does to the host's view of pending copies.
+enum class ApiRole {
+  /// An asynchronous copy whose destination may be host memory
+  /// (cudaMemcpyAsync and relatives). It is a device-to-host copy when its
+  /// cudaMemcpyKind argument is known to be cudaMemcpyDeviceToHost, or
+  /// cudaMemcpyDefault with a destination not known to be device memory and a
+  /// source not known to be host memory.
+  AsyncCopy,
+  /// Blocks the host until all preceding work on the device has completed
+  /// (cudaDeviceSynchronize).
+  DeviceSync,
+  /// Blocks the host until all work on one stream has completed.
+  StreamSync,
+  /// Blocks the host until an event has completed.
+  EventSync,
+  /// Captures the work enqueued so far on a stream into an event.
+  EventRecord,
+  /// Returns cudaSuccess once a stream's work has completed; a sync only on
+  /// the path where the result is known to be cudaSuccess.
+  StreamQuery,
+  /// Returns cudaSuccess once an event has completed; as StreamQuery.
+  EventQuery,
+  /// A blocking transfer (cudaMemcpy, cudaMemset, ...): issued on the default
+  /// stream and returns after it, so it synchronizes the legacy default
+  /// stream (or, in per-thread mode, the per-thread stream).
+  BlockingTransfer,
+  /// Measured to block the host until the device is idle, but not documented
+  /// to (cudaFree "may perform implicit synchronization"; cudaFreeHost
+  /// promises nothing). A device-wide sync unless StrictMode is on.
+  FreeSync,
+  /// Device work that orders on a stream and may use host pointers passed to
+  /// it (cudaMemsetAsync, cudaMemPrefetchAsync, host functions, callbacks).
+  /// Passing a pending destination to it on the copy's own stream is not a
+  /// host access; on another stream it races with the copy.
+  StreamOrdered,
+  /// Looks like a synchronization but does not block the host
+  /// (cudaStreamWaitEvent, cudaStreamDestroy). Recorded only for the note
+  /// that explains why a later access is still unsynchronized.
+  NotASync,
+  /// Allocates or registers pinned (page-locked) host memory.
+  PinnedAlloc,
+  /// Allocates device memory (for cudaMemcpyDefault's direction).
+  DeviceAlloc,
+  /// Creates a stream, with flags when FlagsArg is set.
+  StreamCreate,
+};
+
+/// Why a call that looks like a sync does not cover a copy; selects the text
+/// of the explanatory note (keep in step with the %select in the check).
+enum class MissReason {
+  None,
+  OtherStream,            ///< synchronizes a different stream
+  EventBeforeCopy,        ///< the event was recorded before the copy
+  EventOtherStream,       ///< the event was recorded on another stream
+  EventNotRecorded,       ///< no record of the event after the copy is visible
+  StreamWaitEvent,        ///< cudaStreamWaitEvent orders device work only
+  StreamDestroy,          ///< cudaStreamDestroy returns at once
+  HostCallback,           ///< a host function does not block the caller
+  NonBlockingStream,      ///< legacy-stream sync vs cudaStreamNonBlocking
+  PerThreadDefaultStream, ///< stream 0 is the per-thread stream here
+  QueryNotChecked,        ///< query result not known to be cudaSuccess
+  StrictFree,             ///< cudaFree/cudaFreeHost do not count (strict)
+};
+
+/// Which pointer argument an argument index refers to, for PinnedAlloc and
+/// DeviceAlloc: either `T **` (cudaMallocHost(&p, n)) or the pointer itself
+/// (cudaHostRegister(p, n, flags)).
+enum class PtrArgForm { AddressOfPointer, Pointer };
+
+constexpr int NoArg = -1;
+
+/// One modelled function. Argument indices are 0-based positions in the
+/// call; NoArg where the function has no such argument.
+struct ApiEntry {
+  llvm::StringRef Name;
+  ApiRole Role;
+  int DstArg = NoArg;    ///< AsyncCopy: destination pointer (bytes)
+  int SrcArg = NoArg;    ///< AsyncCopy: source pointer
+  int KindArg = NoArg;   ///< AsyncCopy: cudaMemcpyKind
+  int StreamArg = NoArg; ///< stream the call is ordered on (0 if omitted)
+  int EventArg = NoArg;  ///< EventRecord / EventSync / EventQuery
+  int PtrArg = NoArg;    ///< PinnedAlloc / DeviceAlloc / StreamCreate
+  PtrArgForm PtrForm = PtrArgForm::AddressOfPointer;
+  int FlagsArg = NoArg;  ///< StreamCreate: flags (cudaStreamNonBlocking)
+  /// AsyncCopy: destination and kind are fields of a cudaMemcpy3DParms
+  /// whose address is argument 0 (cudaMemcpy3DAsync).
+  bool ParamsStruct = false;
+  MissReason Miss = MissReason::None; ///< NotASync / StreamOrdered note
+};
+
+/// Values of enum cudaMemcpyKind (driver_types.h).
+enum MemcpyKindValue : long long {
+  MemcpyHostToHost = 0,
+  MemcpyHostToDevice = 1,
+  MemcpyDeviceToHost = 2,
+  MemcpyDeviceToDevice = 3,
+  MemcpyDefault = 4,
+};
+/// cudaSuccess and cudaErrorNotReady (driver_types.h).
+constexpr long long CudaSuccess = 0;
+constexpr long long CudaErrorNotReady = 600;
+/// cudaStreamNonBlocking (driver_types.h).
+constexpr long long StreamNonBlockingFlag = 1;
+/// Handle values of cudaStreamLegacy and cudaStreamPerThread.
+constexpr long long StreamLegacyHandle = 1;
+constexpr long long StreamPerThreadHandle = 2;
+
+/// Every modelled function.
+llvm::ArrayRef<ApiEntry> apiTable();
+
+/// The entry for a call's callee, or nullptr. Names are matched after
+/// dropping the suffixes that per-thread default-stream mode adds
+/// (_ptsz, _ptds: cuda_runtime_api.h renames the API with macros) and
+/// only for functions declared at global scope (extern "C" or not).
+const ApiEntry *lookupApi(const FunctionDecl *Callee);
+
+/// True when the callee's name carries a per-thread suffix (_ptsz / _ptds),
+/// which means the translation unit was compiled in per-thread mode.
+bool isPerThreadName(const FunctionDecl *Callee);
+
+/// The spellings (with per-thread suffixes) of every function with one of the
+/// given roles: the names the pre-filter matcher looks for.
+std::vector<std::string> namesWithRole(ApiRole Role);
+
+/// Functions whose name says they belong to a GPU API (cuda*, cu[A-Z]*,
+/// hip*, nccl*, cublas*, ...). Passing a pointer to one of them that the
+/// model does not know is neither an access nor a sync: unknown APIs are
+/// left alone rather than guessed at.
+bool isUnmodelledGpuApi(const FunctionDecl *Callee);
+
+} // namespace tidy::cuda
+} // namespace clang
+
+#endif
