@@ -7,7 +7,6 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include <map>
@@ -82,12 +81,20 @@ std::string exprKey(const Expr *E) {
 
 std::string spelling(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-    R = SM.getExpansionRange(E->getSourceRange());
-  llvm::StringRef Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
-  if (!Text.empty() && Text.size() < 80 && !Text.contains('\n'))
-    return Text.str();
+  // Macro arguments (CHECK(cudaMemcpyAsync(h, ...))) are spelled in the
+  // file; anything built inside a macro body is printed instead.
+  SourceLocation B = SM.getFileLoc(E->getBeginLoc());
+  SourceLocation End = SM.getFileLoc(E->getEndLoc());
+  if (B.isValid() && End.isValid() &&
+      !SM.isMacroBodyExpansion(E->getBeginLoc()) &&
+      !SM.isMacroBodyExpansion(E->getEndLoc()) &&
+      SM.getFileID(B) == SM.getFileID(End) &&
+      !SM.isBeforeInTranslationUnit(End, B)) {
+    llvm::StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(B, End), SM, Ctx.getLangOpts());
+    if (!Text.empty() && Text.size() < 80 && !Text.contains('\n'))
+      return Text.str();
+  }
   std::string S;
   llvm::raw_string_ostream OS(S);
   E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
@@ -493,8 +500,14 @@ struct AsyncCopyAnalysis::Impl {
         if (B->getOpcode() == BO_Assign)
           I.Assigns.push_back({B->getLHS(), B->getRHS()});
         noteMutation(B->getLHS());
-        noteParamsWrite(B);
+        noteParamsWrite(B->getLHS(), B->getRHS());
       }
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+      // Class-type assignment, e.g. `p.dstPtr = make_cudaPitchedPtr(...)`.
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        noteParamsWrite(Op->getArg(0), Op->getArg(1));
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *U) {
@@ -514,8 +527,8 @@ struct AsyncCopyAnalysis::Impl {
           I.MutatedVars.insert(V);
     }
     /// p.dstPtr = make_cudaPitchedPtr(h, ...); p.dstPtr.ptr = h; p.kind = k;
-    void noteParamsWrite(const BinaryOperator *B) {
-      const auto *M = dyn_cast<MemberExpr>(strip(B->getLHS()));
+    void noteParamsWrite(const Expr *Lhs, const Expr *Rhs) {
+      const auto *M = dyn_cast<MemberExpr>(strip(Lhs));
       if (!M || !M->getMemberDecl()->getIdentifier())
         return;
       std::string Field = M->getMemberDecl()->getName().str();
@@ -529,7 +542,7 @@ struct AsyncCopyAnalysis::Impl {
       const auto *D = dyn_cast<DeclRefExpr>(Base);
       const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
       if (V)
-        I.ParamsWrites.push_back({V, Field, B->getRHS()});
+        I.ParamsWrites.push_back({V, Field, Rhs});
     }
   };
   std::vector<const VarDecl *> InitVars; ///< parallel to Assigns' null lhs
@@ -1377,13 +1390,36 @@ struct AsyncCopyAnalysis::Impl {
         At[Block][Index].push_back(N);
       }
 
-    std::vector<unsigned> Order; // reverse post-order index per block
-    Order.assign(Cfg->getNumBlockIDs(), ~0u);
-    unsigned N = 0;
-    for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(
-             Cfg.get()))
-      Order[B->getBlockID()] = N++;
+    // Reverse post-order index per block. (llvm::ReversePostOrderTraversal
+    // cannot be used: CFG successors of pruned edges are null.)
+    std::vector<unsigned> Order(Cfg->getNumBlockIDs(), ~0u);
+    {
+      std::vector<const CFGBlock *> Post;
+      std::vector<bool> Seen(Cfg->getNumBlockIDs(), false);
+      std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+      Stack.push_back({&Cfg->getEntry(), 0});
+      Seen[Cfg->getEntry().getBlockID()] = true;
+      while (!Stack.empty()) {
+        auto &[B, Next] = Stack.back();
+        if (Next < B->succ_size()) {
+          const CFGBlock *S = *(B->succ_begin() + Next++);
+          if (S && !Seen[S->getBlockID()]) {
+            Seen[S->getBlockID()] = true;
+            Stack.push_back({S, 0});
+          }
+          continue;
+        }
+        Post.push_back(B);
+        Stack.pop_back();
+      }
+      unsigned N = 0;
+      for (auto It = Post.rbegin(); It != Post.rend(); ++It)
+        Order[(*It)->getBlockID()] = N++;
+    }
 
+    std::vector<const CFGBlock *> BlockById(Cfg->getNumBlockIDs());
+    for (const CFGBlock *B : *Cfg)
+      BlockById[B->getBlockID()] = B;
     std::vector<State> In(Cfg->getNumBlockIDs());
     State &Entry = In[Cfg->getEntry().getBlockID()];
     Entry.Reached = true;
@@ -1434,12 +1470,8 @@ struct AsyncCopyAnalysis::Impl {
     while (!Work.empty()) {
       if (Budget-- == 0)
         return std::nullopt; // pathological: skip without a diagnostic
-      unsigned Id = Work.begin()->second;
+      const CFGBlock *B = BlockById[Work.begin()->second];
       Work.erase(Work.begin());
-      const CFGBlock *B = nullptr;
-      for (const CFGBlock *Cand : *Cfg)
-        if (Cand->getBlockID() == Id)
-          B = Cand;
       Propagate(*B, RunBlock(*B, false), &Work);
     }
     for (const CFGBlock *B : *Cfg)

@@ -1,0 +1,355 @@
+// Every row of ../shared/semantics.md (measured on an H200), in both
+// directions: the check warns where the host saw stale data and is silent
+// where the pattern synchronized.
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+void consume(float);
+static const size_t N = 1 << 20;
+
+//===--- Pinned destination, no sync / stream sync ------------------------===//
+
+void pinnedReadRightAfterCopy(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, N * sizeof(float));
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:3: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+}
+
+void pinnedReadAfterStreamSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, N * sizeof(float));
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+//===--- Pageable destination ---------------------------------------------===//
+
+// The runtime returned only after the copy into malloc'ed memory (4 MiB and
+// 64 B alike): silent by default (StrictMode warns, see options.cu).
+void pageableReadNoSync(const float *d, cudaStream_t s) {
+  float *h = (float *)malloc(N * sizeof(float));
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+  free(h);
+}
+
+void smallPageableReadNoSync(const float *d, cudaStream_t s) {
+  float *h = (float *)malloc(64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+  free(h);
+}
+
+//===--- cudaHostRegister -------------------------------------------------===//
+
+void hostRegisteredReadNoSync(const float *d, cudaStream_t s) {
+  float *h = (float *)malloc(N * sizeof(float));
+  cudaHostRegister(h, N * sizeof(float), cudaHostRegisterDefault);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void hostRegisteredReadAfterSync(const float *d, cudaStream_t s) {
+  float *h = (float *)malloc(N * sizeof(float));
+  cudaHostRegister(h, N * sizeof(float), cudaHostRegisterDefault);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+//===--- Synchronizing another stream --------------------------------------===//
+
+void syncOtherStream(float *h, const float *d, cudaStream_t s,
+                     cudaStream_t other) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(other);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+  // CHECK: :[[@LINE-4]]:3: note: this synchronizes stream 'other', not stream 's', the copy's stream
+}
+
+void syncCopyStreamNotOther(float *h, const float *d, cudaStream_t s,
+                            cudaStream_t other) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(other);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+//===--- Events ------------------------------------------------------------===//
+
+void eventRecordedAfterCopy(float *h, const float *d, cudaStream_t s,
+                            cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaEventSynchronize(e);
+  consume(h[0]);
+}
+
+void eventRecordedBeforeCopy(float *h, const float *d, cudaStream_t s,
+                             cudaEvent_t e) {
+  cudaEventRecord(e, s);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaEventSynchronize(e);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+  // CHECK: :[[@LINE-6]]:3: note: event 'e' was recorded before the copy, so synchronizing it does not wait for the copy
+}
+
+void eventRecordedOnOtherStream(float *h, const float *d, cudaStream_t s,
+                                cudaStream_t other, cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, other);
+  cudaEventSynchronize(e);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-5]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-5]]:3: note: the event was recorded on stream 'other', not on stream 's', the copy's stream
+}
+
+void streamWaitEventOnly(float *h, const float *d, cudaStream_t s,
+                         cudaStream_t other, cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaStreamWaitEvent(other, e, 0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-5]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: cudaStreamWaitEvent makes a stream wait on the device; it does not block the host
+}
+
+void streamWaitEventThenSyncThatStream(float *h, const float *d,
+                                       cudaStream_t s, cudaStream_t other,
+                                       cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaStreamWaitEvent(other, e, 0);
+  cudaEventSynchronize(e);
+  consume(h[0]);
+}
+
+//===--- Device-wide sync and polling --------------------------------------===//
+
+void deviceSynchronize(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaDeviceSynchronize();
+  consume(h[0]);
+}
+
+void pollStreamQuery(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  while (cudaStreamQuery(s) == cudaErrorNotReady) {
+  }
+  consume(h[0]);
+}
+
+void queryOnceWithoutChecking(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamQuery(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: 's' is queried here, but the access is not guarded by the query having returned cudaSuccess
+}
+
+//===--- Legacy default stream ---------------------------------------------===//
+
+void blockingStreamThenSyncLegacy(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+}
+
+void nonBlockingStreamThenSyncLegacy(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's', which was created with cudaStreamNonBlocking
+}
+
+void nonBlockingStreamThenSyncItself(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+void copyOnDefaultStreamNoSync(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-3]]:3: note: asynchronous device-to-host copy into 'h' on the legacy default stream is issued here
+}
+
+void copyOnDefaultStreamThenSyncLegacyHandle(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, 0);
+  cudaStreamSynchronize(cudaStreamLegacy);
+  consume(h[0]);
+}
+
+//===--- Blocking cudaMemcpy of another buffer -----------------------------===//
+
+void blockingStreamThenBlockingMemcpy(float *h, float *h2, const float *d,
+                                      const float *d2) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemcpy(h2, d2, 64, cudaMemcpyDeviceToHost);
+  consume(h[0]);
+}
+
+void nonBlockingStreamThenBlockingMemcpy(float *h, float *h2, const float *d,
+                                         const float *d2) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemcpy(h2, d2, 64, cudaMemcpyDeviceToHost);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's'
+}
+
+// "For transfers from device memory to device memory, no host-side
+// synchronization is performed."
+void blockingDeviceToDeviceMemcpyIsNoSync(float *h, float *d2,
+                                          const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemcpy(d2, d, 64, cudaMemcpyDeviceToDevice);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+//===--- cudaFree / cudaFreeHost / cudaMallocHost --------------------------===//
+
+void freeOtherDeviceBuffer(float *h, const float *d, float *dOther,
+                           cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaFree(dOther);
+  consume(h[0]);
+}
+
+void freeHostOtherPinnedBuffer(float *h, const float *d, float *hOther,
+                               cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaFreeHost(hOther);
+  consume(h[0]);
+}
+
+void mallocHostNewBuffer(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  float *fresh;
+  cudaMallocHost(&fresh, 64);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+//===--- Not synchronizations ----------------------------------------------===//
+
+void streamDestroy(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamDestroy(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: cudaStreamDestroy returns at once; it does not wait for the copy
+}
+
+void hostCallback(void *);
+void launchHostFuncNoSync(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, hostCallback, h);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: a host function enqueued on the stream does not block the calling thread
+}
+
+void streamCallbackFn(cudaStream_t, cudaError_t, void *);
+void streamAddCallbackNoSync(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamAddCallback(s, streamCallbackFn, h, 0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: a host function enqueued on the stream does not block the calling thread
+}
+
+// Handing the destination to a host function on the copy's own stream is
+// the correct way to consume it without blocking: no warning for that call.
+void launchHostFuncThenSync(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, hostCallback, h);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+//===--- Other copy APIs ---------------------------------------------------===//
+
+void memcpy2DAsyncNoSync(float *h, const float *d, size_t pitch,
+                         cudaStream_t s) {
+  cudaMemcpy2DAsync(h, 64, d, pitch, 64, 16, cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void memcpy2DAsyncThenSync(float *h, const float *d, size_t pitch,
+                           cudaStream_t s) {
+  cudaMemcpy2DAsync(h, 64, d, pitch, 64, 16, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+void memcpyDefaultPinnedNoSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, N * sizeof(float));
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDefault, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void memcpyDefaultPinnedThenSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, N * sizeof(float));
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDefault, s);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+//===--- Host writes -------------------------------------------------------===//
+
+// The host's value is lost: the DMA lands after it.
+void hostWritesBeforeSync(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  h[0] = 42.0f;
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is written before the asynchronous
+  cudaStreamSynchronize(s);
+}
+
+void hostWritesAfterSync(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  h[0] = 42.0f;
+}
