@@ -1105,9 +1105,9 @@ struct AsyncCopyAnalysis::Impl {
       F.BufferName = spelling(Name, Ctx);
       F.Copy = C;
       F.Miss = Miss;
-      const Expr *CopyLoc = C->Call;
-      F.LaterIteration = Ctx.getSourceManager().isBeforeInTranslationUnit(
-          Loc->getBeginLoc(), CopyLoc->getBeginLoc());
+      F.LaterIteration =
+          C->Call && Ctx.getSourceManager().isBeforeInTranslationUnit(
+                         Loc->getBeginLoc(), C->Call->getBeginLoc());
       FindingAt[Loc] = Findings.size();
       Findings.push_back(std::move(F));
       return;
