@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Quick start, step 1: install what is missing, build the plugin, and run the
+# check on the bundled example (the seed's racy loop and its two fixes).
+# Prints the check's warnings; exits 0.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$ROOT/scripts/setup.sh"
+
+# The real CUDA headers where the toolkit is installed, the mock ones
+# (test/Inputs) elsewhere: the check itself needs no GPU and no toolkit.
+if [ -f /usr/local/cuda/include/cuda_runtime.h ]; then
+  CUDA_FLAGS=(-x cuda --cuda-path=/usr/local/cuda --cuda-host-only -nocudalib
+              --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version)
+else
+  CUDA_FLAGS=(-x cuda --cuda-host-only -nocudainc -nocudalib
+              -isystem "$ROOT/test/Inputs")
+fi
+for f in seed_race.cu seed_fixed_sync.cu seed_fixed_event.cu; do
+  echo "== examples/$f"
+  "$CLANG_TIDY" --quiet --load="$PLUGIN" \
+    -checks='-*,cuda-async-read-before-sync' \
+    "$ROOT/examples/$f" -- "${CUDA_FLAGS[@]}" 2>/dev/null
+done
