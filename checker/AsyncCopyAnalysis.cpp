@@ -9,8 +9,11 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace clang::tidy::cuda {
 namespace {
@@ -154,6 +157,14 @@ bool isStreamType(QualType T) {
          (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
 }
 
+/// std::move / std::forward: the argument itself, for aliasing purposes.
+bool isStdCast(const CallExpr *C) {
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  return F && F->isInStdNamespace() && F->getIdentifier() &&
+         (F->getName() == "move" || F->getName() == "forward") &&
+         C->getNumArgs() == 1;
+}
+
 /// The storage a pointer-valued expression points into: the variable, member
 /// or element holding the pointer (or the array / container object itself).
 /// Looks through pointer arithmetic, casts, `&x[i]`, `&*p` and `v.data()`.
@@ -197,6 +208,10 @@ const Expr *bufferRoot(const Expr *E) {
         return Sub; // &x: the object x itself
       return nullptr;
     }
+    if (const auto *C = dyn_cast<CallExpr>(E); C && isStdCast(C)) {
+      E = C->getArg(0);
+      continue;
+    }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const auto *M = MC->getMethodDecl();
       if (M && M->getIdentifier() &&
@@ -233,6 +248,20 @@ bool isPageableAllocation(const Expr *E) {
 }
 
 enum class Provenance { Unknown, Pageable, Device, Pinned };
+
+/// Helpers whose bodies are looked through: defined outside system headers,
+/// not templated patterns, not virtual (an override may run instead).
+const FunctionDecl *summarizable(const FunctionDecl *FD,
+                                 const SourceManager &SM) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->isTemplated() ||
+      Def->isInvalidDecl() || SM.isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual())
+    return nullptr;
+  return Def;
+}
+
 
 //===----------------------------------------------------------------------===//
 // Alias classes: union-find over buffer keys
@@ -302,12 +331,67 @@ struct Event {
   std::vector<unsigned> HelperCopies;     ///< Call: copies it leaves pending
 };
 
+/// A branch condition on a variable that the callable never changes:
+/// `v == C` or `v != C` (`if (v)` is `v != 0`). Conditions on such variables
+/// are correlated across branches (`if (async) copy(); ... if (async)
+/// sync();`), which a purely flow-sensitive analysis would merge into a
+/// false path.
+struct Literal {
+  const VarDecl *V;
+  bool Eq;
+  long long C;
+  bool operator<(const Literal &O) const {
+    return std::tie(V, Eq, C) < std::tie(O.V, O.Eq, O.C);
+  }
+  bool operator==(const Literal &O) const {
+    return V == O.V && Eq == O.Eq && C == O.C;
+  }
+  bool contradicts(const Literal &O) const {
+    if (V != O.V)
+      return false;
+    if (Eq && O.Eq)
+      return C != O.C;
+    return Eq != O.Eq && C == O.C;
+  }
+};
+using Literals = std::set<Literal>;
+
+Literals intersect(const Literals &A, const Literals &B) {
+  Literals R;
+  std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),
+                        std::inserter(R, R.begin()));
+  return R;
+}
+std::set<unsigned> intersect(const std::set<unsigned> &A,
+                             const std::set<unsigned> &B) {
+  std::set<unsigned> R;
+  std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),
+                        std::inserter(R, R.begin()));
+  return R;
+}
+
+/// A copy that may still be in flight.
+struct PendingCopy {
+  MissNote Miss;  ///< the last sync-like call that did not cover it
+  Literals Guard; ///< conditions known to hold when it was issued
+  unsigned Site = 0; ///< the copy site that issued it (for notes)
+  bool operator==(const PendingCopy &O) const {
+    return Miss.Reason == O.Miss.Reason && Miss.Where == O.Miss.Where &&
+           Guard == O.Guard && Site == O.Site;
+  }
+};
+
 /// The dataflow fact at a program point.
 struct State {
   bool Reached = false;
-  std::map<unsigned, MissNote> Pending; ///< copy id -> near-miss note
+  /// By copy class (may: union). Copies into the same buffer on the same
+  /// stream form one class: stream order completes an earlier one before a
+  /// later one, so every sync treats them alike, and the state stays as
+  /// small as the number of (buffer, stream) pairs however long the
+  /// function is.
+  std::map<unsigned, PendingCopy> Pending;
   struct EventInfo {
-    std::set<unsigned> Covered;
+    std::set<unsigned> Covered; ///< copies a record captured (must)
     const Expr *Record = nullptr;
     StreamRef Stream;
     bool operator==(const EventInfo &O) const {
@@ -315,20 +399,21 @@ struct State {
     }
   };
   std::map<std::string, EventInfo> Events;
+  /// Per cudaStreamQuery / cudaEventQuery call: the copies it would find
+  /// complete if it returned cudaSuccess (must).
+  std::map<const Expr *, std::set<unsigned>> Queried;
+  /// Per stream that cudaStreamWaitEvent made wait for an event: the copies
+  /// that event covers, which a later host sync of that stream covers too
+  /// (must).
+  std::map<std::string, EventInfo> Waits;
+  Literals Assumed; ///< conditions known to hold here (must)
 
   bool operator==(const State &O) const {
-    if (Reached != O.Reached || Events != O.Events ||
-        Pending.size() != O.Pending.size())
-      return false;
-    for (auto A = Pending.begin(), B = O.Pending.begin(); A != Pending.end();
-         ++A, ++B)
-      if (A->first != B->first || A->second.Reason != B->second.Reason ||
-          A->second.Where != B->second.Where)
-        return false;
-    return true;
+    return Reached == O.Reached && Pending == O.Pending &&
+           Events == O.Events && Queried == O.Queried && Waits == O.Waits &&
+           Assumed == O.Assumed;
   }
 
-  /// Pending: may (union); events: must (intersection).
   void join(const State &O) {
     if (!O.Reached)
       return;
@@ -336,24 +421,51 @@ struct State {
       *this = O;
       return;
     }
-    for (const auto &[Id, Miss] : O.Pending) {
-      auto [It, New] = Pending.try_emplace(Id, Miss);
-      if (!New && It->second.Reason == MissReason::None)
-        It->second = Miss;
+    for (const auto &[Id, P] : O.Pending) {
+      auto [It, New] = Pending.try_emplace(Id, P);
+      if (New)
+        continue;
+      if (It->second.Miss.Reason == MissReason::None)
+        It->second.Miss = P.Miss;
+      It->second.Guard = intersect(It->second.Guard, P.Guard);
     }
-    for (auto It = Events.begin(); It != Events.end();) {
-      auto Other = O.Events.find(It->first);
-      if (Other == O.Events.end()) {
-        It = Events.erase(It);
+    for (auto *M : {&Events, &Waits}) {
+      const auto &OM = M == &Events ? O.Events : O.Waits;
+      for (auto It = M->begin(); It != M->end();) {
+        auto Other = OM.find(It->first);
+        if (Other == OM.end()) {
+          It = M->erase(It);
+          continue;
+        }
+        It->second.Covered =
+            intersect(It->second.Covered, Other->second.Covered);
+        ++It;
+      }
+    }
+    for (auto It = Queried.begin(); It != Queried.end();) {
+      auto Other = O.Queried.find(It->first);
+      if (Other == O.Queried.end()) {
+        It = Queried.erase(It);
         continue;
       }
-      std::set<unsigned> Both;
-      for (unsigned C : It->second.Covered)
-        if (Other->second.Covered.count(C))
-          Both.insert(C);
-      It->second.Covered = std::move(Both);
+      It->second = intersect(It->second, Other->second);
       ++It;
     }
+    Assumed = intersect(Assumed, O.Assumed);
+  }
+
+  /// Takes the edge on which L holds; false if the edge is infeasible.
+  bool assume(const Literal &L) {
+    for (const Literal &A : Assumed)
+      if (A.contradicts(L))
+        return false;
+    for (auto It = Pending.begin(); It != Pending.end();) {
+      bool Infeasible = llvm::any_of(
+          It->second.Guard, [&](const Literal &G) { return G.contradicts(L); });
+      It = Infeasible ? Pending.erase(It) : std::next(It);
+    }
+    Assumed.insert(L);
+    return true;
   }
 };
 
@@ -375,12 +487,15 @@ struct AsyncCopyAnalysis::Impl {
   ParentMap PM;
   AliasClasses Aliases;
   std::vector<CopySite *> Copies; ///< owned by Owner.OwnedCopies
+  std::vector<unsigned> ClassOf;  ///< copy site -> its class (a site id)
   std::vector<Event> Events;
   std::set<std::string> NonBlockingStreams;
   llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
   std::set<const VarDecl *> MutatedVars;
   bool PerThread;
   bool Broken = false;
+  /// A helper summary was cut short by the depth bound or recursion.
+  bool Truncated = false;
 
   // Collected by the AST walk.
   std::vector<const CallExpr *> Calls;
@@ -911,8 +1026,12 @@ struct AsyncCopyAnalysis::Impl {
                                Name))
           return;
         Cur = MC;
-        return Emit(Method->isConst() ? AccessKind::Read : AccessKind::Write,
-                    MC);
+        bool Mutates = llvm::is_contained(
+            {"push_back", "emplace_back", "pop_back", "resize", "assign",
+             "clear", "insert", "emplace", "erase", "fill", "swap", "append",
+             "replace", "copy_", "fill_", "zero_", "index_put_"},
+            Name);
+        return Emit(Mutates ? AccessKind::Write : AccessKind::Read, MC);
       }
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
         if (Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur) {
@@ -929,8 +1048,15 @@ struct AsyncCopyAnalysis::Impl {
       if (const auto *C = dyn_cast<CallExpr>(P)) {
         if (C->getCallee()->IgnoreParenImpCasts() == Cur)
           return;
+        if (isStdCast(C)) {
+          Cur = P;
+          continue;
+        }
         if (isModelledCall(C))
           return; // its own transfer function handles the argument
+        if (!Element &&
+            summarizable(C->getDirectCallee(), Ctx.getSourceManager()))
+          return; // applyHelper decides from the helper's summary
         // The pointer, or an element bound to a reference parameter.
         return Emit(AccessKind::PassedToFunction, C, C->getDirectCallee());
       }
@@ -995,9 +1121,13 @@ struct AsyncCopyAnalysis::Impl {
         Events.push_back(std::move(Ev));
         continue;
       }
-      if (!Callee || isUnmodelledGpuApi(Callee))
-        continue;
-      const HelperSummary *S = Owner.summary(Callee, Depth + 1);
+      if (!Callee || isUnmodelledGpuApi(Callee) ||
+          !summarizable(Callee, Ctx.getSourceManager()))
+        continue; // opaque: classifyUse reports buffers passed to it
+      bool CalleeTruncated = false;
+      const HelperSummary *S =
+          Owner.summary(Callee, Depth + 1, &CalleeTruncated);
+      Truncated |= CalleeTruncated;
       Event Ev(Event::Call);
       Ev.Anchor = C;
       Ev.CE = C;
@@ -1046,13 +1176,18 @@ struct AsyncCopyAnalysis::Impl {
   //--- Transfer functions ---------------------------------------------------
 
   void syncStream(State &St, const StreamRef &S, const Expr *Where) {
+    // The stream waited (cudaStreamWaitEvent) for events covering copies.
+    for (const auto &[Key, Wait] : St.Waits)
+      if (covers(S, Wait.Stream))
+        for (unsigned Id : Wait.Covered)
+          St.Pending.erase(Id);
     for (auto It = St.Pending.begin(); It != St.Pending.end();) {
       const CopySite &C = *Copies[It->first];
       if (covers(S, C.Stream)) {
         It = St.Pending.erase(It);
         continue;
       }
-      It->second = {missFor(S, C.Stream), Where, S.Spelling};
+      It->second.Miss = {missFor(S, C.Stream), Where, S.Spelling};
       ++It;
     }
   }
@@ -1066,23 +1201,23 @@ struct AsyncCopyAnalysis::Impl {
         continue;
       }
       if (Info == St.Events.end())
-        It->second = {MissReason::EventNotRecorded, Where,
+        It->second.Miss = {MissReason::EventNotRecorded, Where,
                       spelling(EventE, Ctx)};
       else if (covers(Info->second.Stream, C.Stream))
-        It->second = {MissReason::EventBeforeCopy, Info->second.Record,
+        It->second.Miss = {MissReason::EventBeforeCopy, Info->second.Record,
                       spelling(EventE, Ctx)};
       else
-        It->second = {MissReason::EventOtherStream, Info->second.Record,
+        It->second.Miss = {MissReason::EventOtherStream, Info->second.Record,
                       Info->second.Stream.Spelling};
       ++It;
     }
   }
 
   void note(State &St, MissReason R, const Expr *Where, const StreamRef *S) {
-    for (auto &[Id, Miss] : St.Pending)
+    for (auto &[Id, P] : St.Pending)
       if (!S || Copies[Id]->Stream.sameStream(*S) ||
           R == MissReason::StreamWaitEvent)
-        Miss = {R, Where, S ? S->Spelling : ""};
+        P.Miss = {R, Where, S ? S->Spelling : ""};
   }
 
   void report(const State &St, const std::string &Buffer, AccessKind K,
@@ -1091,8 +1226,8 @@ struct AsyncCopyAnalysis::Impl {
               const StreamRef *UseStream = nullptr) {
     if (FindingAt.count(Loc))
       return;
-    for (const auto &[Id, Miss] : St.Pending) {
-      const CopySite *C = Copies[Id];
+    for (const auto &[Id, P] : St.Pending) {
+      const CopySite *C = Copies[P.Site];
       if (C->Buffer != Buffer)
         continue;
       if (UseStream && C->Stream.sameStream(*UseStream))
@@ -1104,7 +1239,7 @@ struct AsyncCopyAnalysis::Impl {
       F.CalleeAccess = CalleeAccess;
       F.BufferName = spelling(Name, Ctx);
       F.Copy = C;
-      F.Miss = Miss;
+      F.Miss = P.Miss;
       F.LaterIteration =
           C->Call && Ctx.getSourceManager().isBeforeInTranslationUnit(
                          Loc->getBeginLoc(), C->Call->getBeginLoc());
@@ -1154,9 +1289,12 @@ struct AsyncCopyAnalysis::Impl {
       State::EventInfo Info;
       Info.Record = C;
       Info.Stream = S;
-      for (const auto &[Id, Miss] : St.Pending)
+      for (const auto &[Id, P] : St.Pending)
         if (covers(S, Copies[Id]->Stream))
           Info.Covered.insert(Id);
+      for (const auto &[Key, Wait] : St.Waits)
+        if (covers(S, Wait.Stream))
+          Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
       St.Events[exprKey(arg(C, E.EventArg))] = std::move(Info);
       return;
     }
@@ -1164,16 +1302,30 @@ struct AsyncCopyAnalysis::Impl {
       syncEvent(St, arg(C, E.EventArg), C);
       return;
     case ApiRole::StreamQuery: {
+      // What a cudaSuccess result would prove complete: the copies on the
+      // stream that are in flight now (not ones issued after the query).
       StreamRef S = streamOf(arg(C, E.StreamArg));
-      for (auto &[Id, Miss] : St.Pending)
-        if (covers(S, Copies[Id]->Stream))
-          Miss = {MissReason::QueryNotChecked, C, S.Spelling};
+      std::set<unsigned> &Done = St.Queried[C];
+      Done.clear();
+      for (auto &[Id, P] : St.Pending)
+        if (covers(S, Copies[Id]->Stream)) {
+          P.Miss = {MissReason::QueryNotChecked, C, S.Spelling};
+          Done.insert(Id);
+        }
       return;
     }
-    case ApiRole::EventQuery:
-      for (auto &[Id, Miss] : St.Pending)
-        Miss = {MissReason::QueryNotChecked, C, spelling(arg(C, 0), Ctx)};
+    case ApiRole::EventQuery: {
+      auto Info = St.Events.find(exprKey(arg(C, E.EventArg)));
+      std::set<unsigned> &Done = St.Queried[C];
+      Done.clear();
+      for (auto &[Id, P] : St.Pending) {
+        P.Miss = {MissReason::QueryNotChecked, C,
+                  spelling(arg(C, E.EventArg), Ctx)};
+        if (Info != St.Events.end() && Info->second.Covered.count(Id))
+          Done.insert(Id);
+      }
       return;
+    }
     case ApiRole::StreamOrdered:
     case ApiRole::AsyncCopy: {
       StreamRef S = streamOf(arg(C, E.StreamArg));
@@ -1185,6 +1337,18 @@ struct AsyncCopyAnalysis::Impl {
     case ApiRole::NotASync: {
       StreamRef S = streamOf(arg(C, E.StreamArg));
       note(St, E.Miss, C, &S);
+      if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
+        // cudaStreamWaitEvent(S, e): S's later work waits for e.
+        auto Info = St.Events.find(exprKey(arg(C, E.EventArg)));
+        if (Info != St.Events.end()) {
+          State::EventInfo &Wait =
+              St.Waits[std::to_string(S.K) + "|" + S.Key];
+          Wait.Stream = S;
+          Wait.Record = C;
+          Wait.Covered.insert(Info->second.Covered.begin(),
+                              Info->second.Covered.end());
+        }
+      }
       return;
     }
     case ApiRole::PinnedAlloc:
@@ -1216,7 +1380,7 @@ struct AsyncCopyAnalysis::Impl {
         continue;
       }
       // Which of the helper's seeds matches each pending copy's stream?
-      for (const auto &[Id, Miss] : St.Pending) {
+      for (const auto &[Id, Pend] : St.Pending) {
         const CopySite *Copy = Copies[Id];
         if (Copy->Buffer != Class)
           continue;
@@ -1242,7 +1406,19 @@ struct AsyncCopyAnalysis::Impl {
           syncStream(St, streamOf(C->getArg(J + Shift)), C);
     }
     for (unsigned Id : Ev.HelperCopies)
-      St.Pending[Id] = MissNote{};
+      issue(St, Id);
+  }
+
+  /// A copy is issued (again): a fresh instance, which no earlier event
+  /// record or query covers.
+  void issue(State &St, unsigned Id) {
+    unsigned Class = ClassOf[Id];
+    St.Pending[Class] = PendingCopy{MissNote{}, St.Assumed, Id};
+    for (auto *M : {&St.Events, &St.Waits})
+      for (auto &[Key, Info] : *M)
+        Info.Covered.erase(Class);
+    for (auto &[Query, Done] : St.Queried)
+      Done.erase(Class);
   }
 
   void transfer(State &St, const Event &Ev, bool Reporting) {
@@ -1252,9 +1428,7 @@ struct AsyncCopyAnalysis::Impl {
         report(St, Ev.Buffer, Ev.AK, Ev.Loc, Ev.Name, Ev.Callee);
       return;
     case Event::Copy:
-      St.Pending[Ev.CopyId] = MissNote{};
-      for (auto &[Key, Info] : St.Events)
-        Info.Covered.erase(Ev.CopyId); // a new instance of the copy
+      issue(St, Ev.CopyId);
       return;
     case Event::Api:
       if (Reporting || Ev.Entry->Role != ApiRole::StreamOrdered)
@@ -1334,6 +1508,46 @@ struct AsyncCopyAnalysis::Impl {
     return std::make_pair(Q, SuccessOnTrue ? 0u : 1u);
   }
 
+  /// `v`, `!v`, `v == C`, `v != C` on a local or parameter the callable
+  /// never assigns, increments or takes the address of: the literal that
+  /// holds on the given edge.
+  std::optional<Literal> conditionLiteral(const Expr *Cond, bool OnTrue) {
+    Cond = strip(Cond);
+    bool Positive = OnTrue;
+    while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
+      if (U->getOpcode() != UO_LNot)
+        break;
+      Positive = !Positive;
+      Cond = strip(U->getSubExpr());
+    }
+    auto Stable = [&](const Expr *E) -> const VarDecl * {
+      const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
+      const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      if (!V || !V->hasLocalStorage() || MutatedVars.count(V) ||
+          V->getType()->isReferenceType() ||
+          !(V->getType()->isIntegralOrEnumerationType() ||
+            V->getType()->isPointerType()))
+        return nullptr;
+      return V;
+    };
+    if (const VarDecl *V = Stable(Cond))
+      return Literal{V, !Positive, 0}; // if (v): v != 0
+    const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
+    if (!B || !B->isEqualityOp())
+      return std::nullopt;
+    const VarDecl *V = Stable(B->getLHS());
+    const Expr *Other = B->getRHS();
+    if (!V) {
+      V = Stable(B->getRHS());
+      Other = B->getLHS();
+    }
+    auto C = V ? evalInt(Other, Ctx) : std::nullopt;
+    if (!C)
+      return std::nullopt;
+    bool Eq = (B->getOpcode() == BO_EQ) == Positive;
+    return Literal{V, Eq, *C};
+  }
+
   //--- Driver ---------------------------------------------------------------
 
   bool collect() {
@@ -1348,6 +1562,15 @@ struct AsyncCopyAnalysis::Impl {
       seedSummaryCopies();
     collectCallEvents();
     collectAccessEvents();
+    std::map<std::string, unsigned> Classes;
+    for (unsigned Id = 0; Id < Copies.size(); ++Id) {
+      const CopySite &C = *Copies[Id];
+      std::string Key = C.Buffer + "|" + std::to_string(C.Stream.K) + "|" +
+                        C.Stream.Key;
+      ClassOf.push_back(C.Synthetic || C.Stream.K == StreamRef::Unknown
+                            ? Id
+                            : Classes.try_emplace(Key, Id).first->second);
+    }
     return true;
   }
 
@@ -1402,7 +1625,10 @@ struct AsyncCopyAnalysis::Impl {
       while (!Stack.empty()) {
         auto &[B, Next] = Stack.back();
         if (Next < B->succ_size()) {
-          const CFGBlock *S = *(B->succ_begin() + Next++);
+          // Last successor first: a loop's exit then ends up after its body
+          // in reverse post-order, and the body converges before the code
+          // after the loop runs.
+          const CFGBlock *S = *(B->succ_begin() + (B->succ_size() - 1 - Next++));
           if (S && !Seen[S->getBlockID()]) {
             Seen[S->getBlockID()] = true;
             Stack.push_back({S, 0});
@@ -1425,7 +1651,7 @@ struct AsyncCopyAnalysis::Impl {
     Entry.Reached = true;
     for (unsigned Id = 0; Id < Copies.size(); ++Id)
       if (Copies[Id]->Synthetic)
-        Entry.Pending[Id] = MissNote{};
+        Entry.Pending[Id] = PendingCopy{MissNote{}, {}, Id};
 
     auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
       State St = In[B.getBlockID()];
@@ -1437,9 +1663,9 @@ struct AsyncCopyAnalysis::Impl {
     auto Propagate = [&](const CFGBlock &B, const State &Out,
                          std::set<std::pair<unsigned, unsigned>> *Work) {
       std::optional<std::pair<const CallExpr *, unsigned>> Query;
-      if (B.succ_size() == 2)
-        if (const Expr *Cond = B.getLastCondition())
-          Query = querySuccessEdge(Cond);
+      const Expr *Cond = B.succ_size() == 2 ? B.getLastCondition() : nullptr;
+      if (Cond)
+        Query = querySuccessEdge(Cond);
       unsigned SuccIndex = 0;
       for (const CFGBlock *Succ : B.succs()) {
         unsigned Index = SuccIndex++;
@@ -1447,13 +1673,15 @@ struct AsyncCopyAnalysis::Impl {
           continue;
         State Edge = Out;
         if (Query && Query->second == Index) {
-          const CallExpr *Q = Query->first;
-          const ApiEntry *E = lookupApi(Q->getDirectCallee());
-          if (E->Role == ApiRole::StreamQuery)
-            syncStream(Edge, streamOf(arg(Q, E->StreamArg)), Q);
-          else
-            syncEvent(Edge, arg(Q, E->EventArg), Q);
+          auto Done = Edge.Queried.find(Query->first);
+          if (Done != Edge.Queried.end())
+            for (unsigned Id : Done->second)
+              Edge.Pending.erase(Id);
         }
+        if (Cond && Index < 2)
+          if (auto L = conditionLiteral(Cond, /*OnTrue=*/Index == 0))
+            if (!Edge.assume(*L))
+              continue; // contradicts what this path already assumed
         State &Target = In[Succ->getBlockID()];
         State Before = Target;
         Target.join(Edge);
@@ -1511,34 +1739,54 @@ std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
       return SM.isBeforeInTranslationUnit(LA, LB);
     return A < B;
   });
+  // One warning per buffer and line: `for (auto i = v.cbegin(); i !=
+  // v.cend(); ++i)` is one access site, not two.
   std::vector<Finding> Sorted;
-  for (size_t I : Order)
-    Sorted.push_back(std::move(Out[I]));
+  std::set<std::pair<unsigned, std::string>> Seen;
+  for (size_t I : Order) {
+    SourceLocation L = SM.getFileLoc(Out[I].Access->getBeginLoc());
+    unsigned Line = SM.getExpansionLineNumber(L);
+    if (Seen.insert({Line, Out[I].BufferName}).second)
+      Sorted.push_back(std::move(Out[I]));
+  }
   return Sorted;
 }
 
 const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
-                                                unsigned Depth) {
-  if (!FD)
+                                                unsigned Depth,
+                                                bool *Truncated) {
+  auto Cut = [&]() -> const HelperSummary * {
+    if (Truncated)
+      *Truncated = true;
     return nullptr;
-  const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def) || !Def || Def->isTemplated() || Def->isInvalidDecl())
+  };
+  const FunctionDecl *Def = summarizable(FD, Ctx.getSourceManager());
+  if (!Def)
     return nullptr;
-  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual())
-    return nullptr; // an override may run instead
-  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
-    return nullptr; // library code: opaque
   if (Depth > Opts.MaxHelperDepth || InProgress.lookup(Def))
-    return nullptr;
-  if (auto It = Summaries.find(Def); It != Summaries.end())
-    return It->second.get();
+    return Cut();
+  // A summary cut short at some depth is exact for calls at that depth or
+  // deeper, not for shallower ones: recompute those.
+  if (auto It = Summaries.find(Def);
+      It != Summaries.end() &&
+      (!It->second.Truncated || Depth >= It->second.Depth)) {
+    if (It->second.Truncated && Truncated)
+      *Truncated = true;
+    return It->second.S.get();
+  }
 
   InProgress[Def] = true;
   Impl I(*this, Def, Depth, /*SummaryMode=*/true);
   std::optional<State> Exit = I.run();
   InProgress[Def] = false;
+  if (I.Truncated && Truncated)
+    *Truncated = true;
+  CachedSummary &Slot = Summaries[Def];
+  Slot.Truncated = I.Truncated;
+  Slot.Depth = Depth;
+  Slot.S.reset();
   if (!Exit)
-    return Summaries.try_emplace(Def, nullptr).first->second.get();
+    return nullptr;
 
   auto S = std::make_unique<HelperSummary>();
   unsigned NP = Def->getNumParams();
@@ -1568,8 +1816,8 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
       S->AccessSite[F.Copy->SeedParam] = F.Access;
   }
   // Copies into parameters still in flight when the helper returns.
-  for (const auto &[Id, Miss] : Exit->Pending) {
-    const CopySite &C = *I.Copies[Id];
+  for (const auto &[Id, Pend] : Exit->Pending) {
+    const CopySite &C = *I.Copies[Pend.Site];
     if (C.Synthetic)
       continue;
     for (unsigned P = 0; P < NP; ++P) {
@@ -1587,7 +1835,8 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
       S->CopiesLeftPending.push_back(PC);
     }
   }
-  return Summaries.try_emplace(Def, std::move(S)).first->second.get();
+  Slot.S = std::move(S);
+  return Slot.S.get();
 }
 
 } // namespace clang::tidy::cuda

@@ -132,16 +132,22 @@ public:
   std::vector<Finding> analyze(const FunctionDecl *FD);
 
   /// The summary of a helper, or nullptr when its body is not visible, the
-  /// depth bound is reached, or it recurses.
-  const HelperSummary *summary(const FunctionDecl *FD, unsigned Depth);
+  /// depth bound is reached, or it recurses. Sets *Truncated when the
+  /// summary (or its absence) is due to the depth bound or recursion.
+  const HelperSummary *summary(const FunctionDecl *FD, unsigned Depth,
+                               bool *Truncated = nullptr);
 
   struct Impl;
 
 private:
   ASTContext &Ctx;
   AnalysisOptions Opts;
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HelperSummary>>
-      Summaries;
+  struct CachedSummary {
+    std::unique_ptr<HelperSummary> S; ///< null: not analysable
+    bool Truncated = false;
+    unsigned Depth = 0;
+  };
+  llvm::DenseMap<const FunctionDecl *, CachedSummary> Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()
 };

@@ -174,7 +174,7 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
           << F.Miss.Detail << Stream;
     if (F.CalleeAccess)
       diag(SM.getFileLoc(F.CalleeAccess->getBeginLoc()),
-           "'%0' touches the buffer here", DiagnosticIDs::Note)
+           "%0 touches the buffer here", DiagnosticIDs::Note)
           << F.Callee;
   }
 }

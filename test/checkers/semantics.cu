@@ -353,3 +353,28 @@ void hostWritesAfterSync(float *h, const float *d, cudaStream_t s) {
   cudaStreamSynchronize(s);
   h[0] = 42.0f;
 }
+
+//===--- cudaStreamWaitEvent, then a host sync of the waiting stream -------===//
+
+// Not a row of semantics.md; measured by runtime/cases (0/5 stale): the
+// waiting stream's sync waits for the event, which covers the copy.
+void streamWaitEventThenSyncWaitingStream(float *h, const float *d,
+                                          cudaStream_t s, cudaStream_t other,
+                                          cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaStreamWaitEvent(other, e, 0);
+  cudaStreamSynchronize(other);
+  consume(h[0]);
+}
+
+void streamWaitEventRecordedBeforeCopy(float *h, const float *d,
+                                       cudaStream_t s, cudaStream_t other,
+                                       cudaEvent_t e) {
+  cudaEventRecord(e, s);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamWaitEvent(other, e, 0);
+  cudaStreamSynchronize(other);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}

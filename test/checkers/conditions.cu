@@ -1,0 +1,149 @@
+// Conditions: branches on a variable the function never changes are
+// correlated (`if (async) copy; ... if (async) sync;`), and a stream or
+// event query proves completion only of copies issued before it, on the
+// edge where it returned cudaSuccess.
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+void consume(float);
+
+//===--- Correlated branches -----------------------------------------------===//
+
+// The shape of cuda-samples' UnifiedMemoryPerf: the copy and the sync are
+// guarded by the same flag, so no path copies without syncing.
+void sameFlagGuardsCopyAndSync(float *h, const float *d, cudaStream_t s,
+                               bool async) {
+  if (async)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  else
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  if (async)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+void oppositeFlagGuardsSync(float *h, const float *d, cudaStream_t s,
+                            bool async) {
+  if (async)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (!async)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void flagComparedWithConstant(float *h, const float *d, cudaStream_t s,
+                              int mode) {
+  if (mode == 2)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (mode == 2)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+void flagComparedWithOtherConstant(float *h, const float *d, cudaStream_t s,
+                                   int mode) {
+  if (mode == 2)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (mode == 3)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+// A flag the function changes is not trusted across branches.
+void flagChangedBetween(float *h, const float *d, cudaStream_t s,
+                        bool async) {
+  if (async)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  async = !async;
+  if (!async)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+//===--- Queries -----------------------------------------------------------===//
+
+void queryBeforeTheCopy(float *h, const float *d, cudaStream_t s) {
+  cudaError_t r = cudaStreamQuery(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (r == cudaSuccess)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
+}
+
+void queryAfterTheCopy(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaError_t r = cudaStreamQuery(s);
+  if (r == cudaSuccess)
+    consume(h[0]);
+}
+
+void eventQueryPolling(float *h, const float *d, cudaStream_t s,
+                       cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  while (cudaEventQuery(e) != cudaSuccess) {
+  }
+  consume(h[0]);
+}
+
+void eventQueryOnEventRecordedBefore(float *h, const float *d,
+                                     cudaStream_t s, cudaEvent_t e) {
+  cudaEventRecord(e, s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  while (cudaEventQuery(e) != cudaSuccess) {
+  }
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void queryFailureBranch(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (cudaStreamQuery(s) != cudaSuccess)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
+  else
+    consume(h[1]);
+}
+
+//===--- Aliases through std::move, reads through accessors ----------------===//
+
+void movedPointerIsAnAlias(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  float *q = std::move(h);
+  consume(q[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'q' is read before the asynchronous
+}
+
+template <class T> struct PinnedAllocator {
+  using value_type = T;
+  T *allocate(size_t n);
+  void deallocate(T *, size_t);
+};
+using PinnedVector = std::vector<float, PinnedAllocator<float>>;
+
+void accessorsRead(PinnedVector &v, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(v.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  consume(v.front());
+  // CHECK: :[[@LINE-1]]:11: warning: 'v' is read before the asynchronous
+  v.push_back(1.0f);
+  // CHECK: :[[@LINE-1]]:3: warning: 'v' is written before the asynchronous
+  cudaStreamSynchronize(s);
+  consume(v.back());
+}
+
+// Two uses on one line are one access site: one warning.
+void iteratorsOnOneLine(PinnedVector &v, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(v.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  for (auto i = v.cbegin(); i != v.cend(); ++i)
+    consume(*i);
+  // CHECK: :[[@LINE-2]]:17: warning: 'v' is read before the asynchronous
+}

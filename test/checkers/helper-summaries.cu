@@ -1,0 +1,93 @@
+// Helper summaries: what a same-TU helper does with its parameters decides
+// what the call means, and the result does not depend on the order in which
+// functions appear in the file.
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// RUN: %clang_tidy_cars %s -config='{CheckOptions: {cuda-async-read-before-sync.HelperDepth: 0}}' \
+// RUN:   -- %cuda_mock_flags | FileCheck %s --check-prefix=DEPTH0 --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <cstdio>
+void consumeValue(float v);
+
+//===--- A helper that reads through its parameter -------------------------===//
+
+void use(const float *p) { printf("%f\n", p[0]); }
+void passedToReadingHelper(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  use(h);
+  // CHECK: :[[@LINE-1]]:7: warning: 'h' is passed to 'use' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:3: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+  // CHECK: :[[@LINE-8]]:43: note: 'use' touches the buffer here
+  // DEPTH0: :[[@LINE-4]]:7: warning: 'h' is passed to 'use' before
+}
+
+//===--- A helper that syncs, then reads -----------------------------------===//
+
+void syncThenRead(const float *p, cudaStream_t s) {
+  cudaStreamSynchronize(s);
+  consumeValue(p[0]);
+}
+void helperSyncsItsStreamThenReads(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncThenRead(h, s);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is passed to 'syncThenRead' before
+}
+void helperSyncsAnotherStreamThenReads(const float *d, cudaStream_t s,
+                                       cudaStream_t other) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncThenRead(h, other);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is passed to 'syncThenRead' before
+  // CHECK: :[[@LINE-3]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-17]]:16: note: 'syncThenRead' touches the buffer here
+  // DEPTH0: :[[@LINE-4]]:16: warning: 'h' is passed to 'syncThenRead' before
+}
+
+//===--- A helper that only keeps the pointer ------------------------------===//
+
+float *gStash;
+void stash(float *p) { gStash = p; }
+void helperOnlyStoresThePointer(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  stash(h);
+  // DEPTH0: :[[@LINE-1]]:9: warning: 'h' is passed to 'stash' before
+  cudaStreamSynchronize(s);
+}
+
+//===--- Helper chains and the depth bound (HelperDepth, default 3) ---------===//
+
+void level4(cudaStream_t s) { cudaStreamSynchronize(s); }
+void level3(cudaStream_t s) { level4(s); }
+void level2(cudaStream_t s) { level3(s); }
+void level1(cudaStream_t s) { level2(s); }
+
+// level4 is past the bound from here: the chain is opaque, not a sync.
+void chainDeeperThanTheBound(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  level1(s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // DEPTH0: :[[@LINE-2]]:16: warning: 'h' is read before
+}
+
+// Within the bound, although level2's summary was first computed (cut
+// short) for the function above.
+void chainWithinTheBound(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  level2(s);
+  consumeValue(h[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before
+}

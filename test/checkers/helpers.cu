@@ -1,0 +1,192 @@
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 | FileCheck %s --implicit-check-not='warning:'
+
+// Helpers defined in the same translation unit: syncing helpers, helpers
+// that touch the buffer, helpers that issue the copy, recursion and the
+// depth bound.
+
+#include <cuda_runtime.h>
+#include <cstdio>
+
+void consumeValue(float v);
+
+//===--- Helpers that synchronize ---===//
+
+void syncIt(cudaStream_t s) { cudaStreamSynchronize(s); }
+
+void helperSyncsTheStream(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncIt(s);
+  consumeValue(h[0]);
+}
+
+void helperSyncsAnotherStream(const float *d, cudaStream_t s, cudaStream_t t) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncIt(t);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-4]]:{{[0-9]+}}: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+  // CHECK: :[[@LINE-4]]:{{[0-9]+}}: note: this synchronizes stream 't', not stream 's', the copy's stream
+}
+
+void syncSometimes(cudaStream_t s, bool c) {
+  if (c)
+    cudaStreamSynchronize(s);
+}
+
+void helperSyncsOnOnePathOnly(const float *d, cudaStream_t s, bool c) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncSometimes(s, c);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+}
+
+void syncEverything() { cudaDeviceSynchronize(); }
+
+void helperSyncsTheDevice(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncEverything();
+  consumeValue(h[0]);
+}
+
+void doesNothing() {}
+
+void helperThatDoesNotSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  doesNothing();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+}
+
+//===--- Helpers that touch the buffer ---===//
+
+void use(const float *p) { printf("%f\n", p[0]); }
+
+void passedToReadingHelper(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  use(h);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is passed to 'use' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:{{[0-9]+}}: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+}
+
+void passedToReadingHelperAfterSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  use(h);
+}
+
+void syncThenRead(const float *p, cudaStream_t s) {
+  cudaStreamSynchronize(s);
+  consumeValue(p[0]);
+}
+
+void helperSyncsAnotherStreamThenReads(const float *d, cudaStream_t s,
+                                       cudaStream_t t) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncThenRead(h, t);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is passed to 'syncThenRead' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+}
+
+//===--- Helpers that issue the copy ---===//
+
+void copyToHost(float *dst, const float *src, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, s);
+}
+
+void readAfterCopyingHelper(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  copyToHost(h, d, 64, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:{{[0-9]+}}: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
+  // CHECK: :[[@LINE-10]]:{{[0-9]+}}: note: the copy is issued here
+}
+
+void syncAfterCopyingHelper(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  copyToHost(h, d, 64, s);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+void copyingHelperIntoPageable(const float *d, cudaStream_t s) {
+  float h[16];
+  copyToHost(h, d, sizeof(h), s);
+  consumeValue(h[0]);
+}
+
+void copyAndSync(float *dst, const float *src, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+}
+
+void readAfterCopyAndSyncHelper(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  copyAndSync(h, d, 64, s);
+  consumeValue(h[0]);
+}
+
+//===--- Recursion and depth ---===//
+
+void recursiveSync(cudaStream_t s, int n) {
+  if (n > 0)
+    recursiveSync(s, n - 1);
+}
+
+void recursiveHelperDoesNotHang(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  recursiveSync(s, 3);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+}
+
+void mutualB(const float *p, cudaStream_t s, int n);
+void mutualA(const float *p, cudaStream_t s, int n) {
+  if (n > 0)
+    mutualB(p, s, n - 1);
+}
+void mutualB(const float *p, cudaStream_t s, int n) {
+  if (n > 0)
+    mutualA(p, s, n - 1);
+}
+
+void mutualRecursionDoesNotHang(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  mutualA(h, s, 4);
+}
+
+void level4(cudaStream_t s) { cudaStreamSynchronize(s); }
+void level3(cudaStream_t s) { level4(s); }
+void level2(cudaStream_t s) { level3(s); }
+void level1(cudaStream_t s) { level2(s); }
+
+void syncWithinTheDepthBound(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  level2(s);
+  consumeValue(h[0]);
+}
