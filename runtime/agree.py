@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""Agreement between cuda-async-read-before-sync and what a GPU shows.
+
+Every runtime/cases/*.cu is a complete CUDA program whose host accesses are
+marked `// access: <id>`. This script
+
+  1. builds every case with nvcc (linked executables where a GPU is present,
+     compile-only objects where not),
+  2. on a GPU: runs every case N times and records, per access, how often it
+     saw stale data; the result goes to results/<gpu>_driver-<version>.json,
+  3. runs the checker on every case,
+  4. prints the agreement table: case, access, line, expected, warned?,
+     stale k/N, verdict, one table per GPU result (the fresh measurement on a
+     GPU; every committed results/*.json without one),
+
+and exits non-zero on any disagreement. Agreement: every warned access was
+stale in at least one run, every silent marked access never was. Cases that
+carry `// rt-not-modelled: <why>` are listed apart and do not fail the run.
+
+Python 3 standard library only. `--help` lists the options; README.md says
+how it is used in CI and on a GPU machine.
+"""
+
+import argparse
+import concurrent.futures as cf
+import datetime
+import fnmatch
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+CASES_DIR = os.path.join(HERE, "cases")
+CHECK_NAME = "cuda-async-read-before-sync"
+
+WARNING_RE = re.compile(
+    r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): warning: (?P<msg>.* before the "
+    r"asynchronous device-to-host copy into it is known to be complete) "
+    r"\[cuda-async-read-before-sync\]\s*$")
+ACCESS_RE = re.compile(r"//\s*access:\s*([A-Za-z0-9_.-]+)")
+CHECK_RE = re.compile(r"//\s*CHECK(?:-MESSAGES)?:\s*:\[\[@LINE(?P<off>[+-]\d+)?\]\]:.*warning:")
+NOT_MODELLED_RE = re.compile(r"//\s*rt-not-modelled:\s*(.*\S)")
+ROW_RE = re.compile(r"//\s*semantics\.md row:\s*(.*\S)")
+DRIVER_API_RE = re.compile(r"^\s*#\s*include\s*<cuda\.h>", re.M)
+RT_LINE_RE = re.compile(
+    r"^RT access=(?P<id>\S+) stale=(?P<stale>\d+) fresh=(?P<fresh>\d+) "
+    r"other=(?P<other>\d+) total=(?P<total>\d+)\s*$")
+
+
+# ---------------------------------------------------------------------------
+# The corpus
+
+class Case:
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.accesses = []          # [(id, line)]
+        self.expected_lines = set()  # lines a CHECK pins a warning to
+        self.not_modelled = None
+        self.row = None
+        with open(path, encoding="utf-8") as f:
+            for no, text in enumerate(f, 1):
+                m = ACCESS_RE.search(text)
+                if m:
+                    self.accesses.append((m.group(1), no))
+                m = CHECK_RE.search(text)
+                if m:
+                    self.expected_lines.add(no + int(m.group("off") or 0))
+                m = NOT_MODELLED_RE.search(text)
+                if m:
+                    self.not_modelled = m.group(1)
+                m = ROW_RE.search(text)
+                if m and self.row is None:
+                    self.row = m.group(1)
+
+    def line_of(self, access_id):
+        for i, line in self.accesses:
+            if i == access_id:
+                return line
+        return None
+
+    def racy_by_expectation(self):
+        lines = {l for _, l in self.accesses}
+        return bool(self.expected_lines & lines) or self.not_modelled is not None
+
+
+def case_text(case):
+    with open(case.path, encoding="utf-8") as f:
+        return f.read()
+
+
+def load_cases(patterns):
+    paths = sorted(glob.glob(os.path.join(CASES_DIR, "*.cu")))
+    if patterns:
+        paths = [p for p in paths
+                 if any(fnmatch.fnmatch(os.path.basename(p)[:-3], pat)
+                        for pat in patterns)]
+    return [Case(p) for p in paths]
+
+
+# ---------------------------------------------------------------------------
+# Tools
+
+def run(cmd, timeout=None, env=None, cwd=None):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout, env=env, cwd=cwd,
+                           universal_newlines=True, errors="replace")
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or ""
+        err = e.stderr or ""
+        if isinstance(out, bytes):
+            out = out.decode(errors="replace")
+        if isinstance(err, bytes):
+            err = err.decode(errors="replace")
+        return 124, out, err + "\n[timed out after %ss]" % timeout
+    except OSError as e:
+        return 127, "", str(e)
+
+
+def find_nvcc(explicit):
+    for cand in [explicit, os.environ.get("NVCC"),
+                 shutil.which("nvcc"),
+                 os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc"),
+                 "/usr/local/cuda/bin/nvcc"] + sorted(glob.glob("/usr/local/cuda-*/bin/nvcc")):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def find_clang_tidy(explicit):
+    for cand in [explicit, os.environ.get("CLANG_TIDY"),
+                 "/usr/lib/llvm-22/bin/clang-tidy", shutil.which("clang-tidy-22")]:
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def detect_gpu():
+    """(name, driver) of GPU 0, or None."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return None
+    rc, out, _ = run([smi, "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                     timeout=60)
+    if rc != 0 or not out.strip():
+        return None
+    name, _, driver = out.strip().splitlines()[0].rpartition(",")
+    return name.strip(), driver.strip()
+
+
+def slug(gpu, driver):
+    s = re.sub(r"[^A-Za-z0-9.]+", "_", gpu).strip("_")
+    return "%s_driver-%s" % (s, re.sub(r"[^A-Za-z0-9.]+", "_", driver))
+
+
+def parallel(fn, items, jobs):
+    with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        return list(ex.map(fn, items))
+
+
+# ---------------------------------------------------------------------------
+# Build
+
+def build(cases, nvcc, build_dir, link, jobs, arch):
+    """Returns {case name: (ok, path or log)}. Cached by a hash of the inputs."""
+    sub = "bin" if link else "obj"
+    os.makedirs(os.path.join(build_dir, sub), exist_ok=True)
+    with open(os.path.join(HERE, "rt.h"), "rb") as f:
+        harness = f.read()
+
+    def one(case):
+        out = os.path.join(build_dir, sub, case.name + ("" if link else ".o"))
+        cmd = [nvcc, "-arch=" + arch, "-O2", "-std=c++17", "-I" + HERE, case.path, "-o", out]
+        if link:
+            if DRIVER_API_RE.search(case_text(case)):
+                stubs = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))),
+                                     "lib64", "stubs")
+                cmd += ["-L" + stubs, "-lcuda"]
+        else:
+            cmd.insert(1, "-c")
+        with open(case.path, "rb") as f:
+            h = hashlib.sha256(f.read() + harness + " ".join(cmd).encode()).hexdigest()
+        stamp = out + ".sha256"
+        if os.path.exists(out) and os.path.exists(stamp):
+            with open(stamp) as f:
+                if f.read().strip() == h:
+                    return case.name, (True, out)
+        rc, so, se = run(cmd, timeout=600)
+        if rc != 0:
+            return case.name, (False, "$ %s\n%s%s" % (" ".join(cmd), so, se))
+        with open(stamp, "w") as f:
+            f.write(h + "\n")
+        return case.name, (True, out)
+
+    return dict(parallel(one, cases, jobs))
+
+
+# ---------------------------------------------------------------------------
+# GPU runs
+
+def run_on_gpu(cases, built, reps, log):
+    measured = {}
+    for case in cases:
+        ok, exe = built[case.name]
+        if not ok:
+            measured[case.name] = {"exit": None, "error": "build failed", "accesses": {}}
+            continue
+        rc, out, err = run([exe, "-n", str(reps)], timeout=120)
+        acc = {}
+        for line in out.splitlines():
+            m = RT_LINE_RE.match(line.strip())
+            if m:
+                acc[m.group("id")] = {k: int(m.group(k)) for k in ("stale", "fresh", "other", "total")}
+        measured[case.name] = {"exit": rc, "accesses": acc}
+        if rc != 0:
+            measured[case.name]["error"] = (err.strip() or out.strip())[-2000:]
+        log("  %-40s rc=%d %s" % (case.name, rc, " ".join(
+            "%s=%d/%d" % (k, v["stale"] + v["other"], v["total"]) for k, v in acc.items())))
+    return measured
+
+
+SANITIZERS = [
+    ("memcheck", ["--tool", "memcheck", "--track-stream-ordered-races", "all"]),
+    ("racecheck", ["--tool", "racecheck"]),
+    ("synccheck", ["--tool", "synccheck"]),
+]
+
+
+def sanitize(cases, built, measured, jobs):
+    """compute-sanitizer on the racy cases. Returns (summary rows, full log)."""
+    cs = shutil.which("compute-sanitizer")
+    if not cs:
+        for p in (["/usr/local/cuda/bin/compute-sanitizer",
+                   "/usr/local/cuda/compute-sanitizer/compute-sanitizer"]
+                  + sorted(glob.glob("/usr/local/cuda*/bin/compute-sanitizer"))):
+            if os.path.exists(p):
+                cs = p
+    if not cs:
+        return [], "compute-sanitizer not found\n"
+
+    def racy(case):
+        if case.racy_by_expectation():
+            return True
+        m = measured.get(case.name, {}).get("accesses", {})
+        return any(v["stale"] + v["other"] > 0 for v in m.values())
+
+    jobs_list = [(c, tool, args) for c in cases if racy(c) and built[c.name][0]
+                 for tool, args in SANITIZERS]
+
+    def one(item):
+        case, tool, args = item
+        cmd = [cs] + args + [built[case.name][1], "-n", "1"]
+        rc, out, err = run(cmd, timeout=90)
+        text = out + err
+        if tool == "memcheck" and re.search(r"(?i)unrecognized|invalid.*track-stream", text):
+            cmd = [cs] + ["--tool", "memcheck", "--track-stream-ordered-races", "yes",
+                          built[case.name][1], "-n", "1"]
+            rc, out, err = run(cmd, timeout=90)
+            text = out + err
+        m = re.search(r"(ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY)[^\n]*", text)
+        summary = m.group(0) if m else "(no summary line)"
+        rt = [l for l in text.splitlines() if l.startswith("RT access=")]
+        return (case.name, tool, rc, summary, " ".join(
+            "%s" % l[len("RT access="):].split()[0] + ":" + l.split("stale=")[1].split()[0]
+            + "/" + l.split("total=")[1] for l in rt), "$ %s\n%s" % (" ".join(cmd), text))
+
+    results = parallel(one, jobs_list, jobs)
+    rows = [(n, t, rc, s, rt) for n, t, rc, s, rt, _ in results]
+    log = "\n".join(r[5] for r in results)
+    return rows, log
+
+
+# ---------------------------------------------------------------------------
+# Checker
+
+def run_checker(cases, clang_tidy, plugin, cuda_path, jobs, extra):
+    """Returns {case name: (ok, {line: [messages]}, log)}."""
+
+    def one(case):
+        # The same command line as the lit RUN lines (%clang_tidy_cars ... -- %cuda_real_flags).
+        cmd = [clang_tidy, "--quiet", "--load=" + plugin, "-checks=-*," + CHECK_NAME] + extra + [
+            case.path, "--", "-x", "cuda", "--cuda-path=" + cuda_path, "--cuda-host-only",
+            "-nocudalib", "--cuda-gpu-arch=sm_90", "-isystem",
+            os.path.join(cuda_path, "include", "cccl"), "-Wno-unknown-cuda-version", "-I" + HERE]
+        rc, out, err = run(cmd, timeout=300)
+        warned = {}
+        for line in out.splitlines():
+            m = WARNING_RE.match(line)
+            if m and os.path.realpath(m.group("file")) == os.path.realpath(case.path):
+                warned.setdefault(int(m.group("line")), []).append(m.group("msg"))
+        ok = rc == 0 and not re.search(r"(^|: )error: ", out + err, re.M)
+        return case.name, (ok, warned, "$ %s\n%s%s" % (" ".join(cmd), out, err))
+
+    return dict(parallel(one, cases, jobs))
+
+
+# ---------------------------------------------------------------------------
+# The table
+
+def verdicts(cases, gpu_cases, checker):
+    """Rows and problem lists for one GPU result (gpu_cases: name -> record)."""
+    rows, problems, not_modelled = [], [], []
+    for case in cases:
+        g = gpu_cases.get(case.name)
+        chk = checker.get(case.name) if checker is not None else None
+        marked = {l for _, l in case.accesses}
+        if chk is not None:
+            ok, warned, _ = chk
+            if not ok:
+                problems.append("%s: the checker failed on this case (run with -v for its log)" % case.name)
+            for line in sorted(set(warned) - marked):
+                problems.append("%s:%d: warning on a line with no `// access:` marker" % (case.name, line))
+        for line in sorted(case.expected_lines - marked):
+            problems.append("%s:%d: a CHECK line pins a warning to a line with no `// access:` marker"
+                            % (case.name, line))
+        if not case.accesses:
+            problems.append("%s: no `// access:` marker" % case.name)
+        for aid, line in case.accesses:
+            expect = line in case.expected_lines
+            warned_here = None
+            if chk is not None:
+                warned_here = line in chk[1]
+            stale = total = None
+            if g is not None and aid in g.get("accesses", {}):
+                a = g["accesses"][aid]
+                stale, total = a["stale"] + a.get("other", 0), a["total"]
+            if stale is None or total == 0:
+                verdict = "NO-GPU-DATA"
+                err = (g or {}).get("error") or ""
+                problems.append("%s/%s: no GPU measurement%s" % (
+                    case.name, aid, "" if g is None else " (case exit %s%s)" % (
+                        g.get("exit"), (": " + err.splitlines()[-1]) if err.strip() else "")))
+            else:
+                gpu_stale = stale > 0
+                basis = warned_here if warned_here is not None else expect
+                agree = basis == gpu_stale
+                verdict = "agree" if agree else "DISAGREE"
+                if case.not_modelled is not None:
+                    verdict = "not-modelled" if not agree else "agree (not-modelled)"
+                    if not agree:
+                        not_modelled.append("%s/%s: GPU stale %d/%d, checker %s -- %s" % (
+                            case.name, aid, stale, total,
+                            "warned" if basis else "silent", case.not_modelled))
+                elif not agree:
+                    problems.append("%s:%d (%s): %s, but the GPU saw stale data in %d/%d runs" % (
+                        case.name, line, aid,
+                        ("the checker " if warned_here is not None else "the expectation ")
+                        + ("warns" if basis else "is silent"), stale, total))
+                if case.not_modelled is None and expect != gpu_stale:
+                    problems.append("%s:%d (%s): the file's CHECK lines %s a warning, but the GPU saw "
+                                    "stale data in %d/%d runs" % (
+                                        case.name, line, aid, "expect" if expect else "do not expect",
+                                        stale, total))
+                    if verdict == "agree":
+                        verdict = "agree (CHECK differs)"
+            rows.append((case.name, aid, line, "warn" if expect else "silent",
+                         "-" if warned_here is None else ("yes" if warned_here else "no"),
+                         "-" if stale is None else "%d/%d" % (stale, total), verdict))
+    return rows, problems, not_modelled
+
+
+def format_table(rows):
+    head = ("case", "access", "line", "expected", "warned?", "stale k/N", "verdict")
+    widths = [max(len(str(r[i])) for r in list(rows) + [head]) for i in range(len(head))]
+    out = ["| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",
+           "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+    return "\n".join(out)
+
+
+def coverage(cases, semantics):
+    """Rows of semantics.md's table that no case names in `semantics.md row:`."""
+    rows = []
+    with open(semantics, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|\s*$", line)
+            if m and not m.group(1).startswith(("pattern", "---")) and not set(m.group(1)) <= set("-"):
+                rows.append(m.group(1))
+    named = [c.row or "" for c in cases]
+    missing = [r for r in rows if not any(n == r or n.startswith(r + " (") for n in named)]
+    return rows, missing
+
+
+# ---------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--gpu", action="store_true", help="require a GPU (default: use one if nvidia-smi sees one)")
+    g.add_argument("--no-gpu", action="store_true", help="compile only and compare with results/*.json")
+    ap.add_argument("--reps", type=int, default=5, help="repetitions per case on the GPU (default 5)")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="parallel builds / checker runs")
+    ap.add_argument("--cases", nargs="*", help="only cases whose name matches one of these globs")
+    ap.add_argument("--nvcc", help="nvcc to build with (default: $NVCC, PATH, /usr/local/cuda/bin/nvcc)")
+    ap.add_argument("--arch", default="sm_90", help="nvcc -arch (default sm_90)")
+    ap.add_argument("--cuda-path", help="CUDA toolkit for clang (default: nvcc's parent)")
+    ap.add_argument("--clang-tidy", help="clang-tidy 22 (default: /usr/lib/llvm-22/bin/clang-tidy)")
+    ap.add_argument("--plugin", default=os.environ.get(
+        "CARS_PLUGIN", os.path.join(REPO, "build", "checker", "CudaAsyncReadBeforeSync.so")),
+                    help="the check's plugin (default: ../build/checker/CudaAsyncReadBeforeSync.so)")
+    ap.add_argument("--tidy-arg", action="append", default=[], help="extra clang-tidy argument (repeatable)")
+    ap.add_argument("--no-checker", action="store_true",
+                    help="skip the checker (a GPU machine without clang-tidy 22): "
+                         "the table then compares the files' CHECK lines with the GPU")
+    ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
+    ap.add_argument("--results-dir", default=os.path.join(HERE, "results"),
+                    help="where GPU results are read from and written to")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="on a GPU: also run compute-sanitizer (memcheck, racecheck, synccheck) on the racy cases")
+    ap.add_argument("--write-tables", action="store_true",
+                    help="rewrite results/<gpu>.md from each committed results/<gpu>.json and this checker")
+    ap.add_argument("--semantics", help="semantics.md: report its rows that no case covers")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print build and checker logs of failures")
+    args = ap.parse_args()
+
+    def log(msg):
+        print(msg, flush=True)
+
+    cases = load_cases(args.cases)
+    if not cases:
+        log("no cases under %s" % CASES_DIR)
+        return 2
+    failures = []
+
+    nvcc = find_nvcc(args.nvcc)
+    if not nvcc:
+        log("error: nvcc not found (pass --nvcc or set NVCC)")
+        return 2
+    cuda_path = args.cuda_path or os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    gpu = None if args.no_gpu else detect_gpu()
+    if args.gpu and not gpu:
+        log("error: --gpu given, but nvidia-smi sees no GPU")
+        return 2
+    link = gpu is not None
+    log("== %d cases; %s; nvcc %s" % (len(cases), "GPU: %s, driver %s" % gpu if gpu else "no GPU", nvcc))
+
+    # 1. build (and, in parallel, the checker)
+    checker = None
+    with cf.ThreadPoolExecutor(max_workers=2) as ex:
+        fut_build = ex.submit(build, cases, nvcc, args.build_dir, link, args.jobs, args.arch)
+        fut_chk = None
+        if not args.no_checker:
+            tidy = find_clang_tidy(args.clang_tidy)
+            if not tidy:
+                log("error: clang-tidy 22 not found (pass --clang-tidy, or --no-checker)")
+                return 2
+            if not os.path.isfile(args.plugin):
+                log("error: plugin %s not found: build it first (cmake -S %s -B %s/build && "
+                    "cmake --build %s/build), or pass --plugin / --no-checker"
+                    % (args.plugin, REPO, REPO, REPO))
+                return 2
+            fut_chk = ex.submit(run_checker, cases, tidy, args.plugin, cuda_path, args.jobs,
+                                args.tidy_arg)
+        built = fut_build.result()
+        if fut_chk:
+            checker = fut_chk.result()
+    nbad = [n for n, (ok, _) in built.items() if not ok]
+    log("== nvcc (%s): %d/%d built" % ("linked" if link else "compile only",
+                                        len(cases) - len(nbad), len(cases)))
+    for n in nbad:
+        failures.append("%s: nvcc failed" % n)
+        log("  nvcc failed: %s\n%s" % (n, built[n][1] if args.verbose else built[n][1][-3000:]))
+    if checker is not None:
+        nwarn = sum(len(v[1]) for v in checker.values())
+        log("== checker: %d warnings on %d cases" % (nwarn, len(cases)))
+        if args.verbose:
+            for n, (ok, _, text) in sorted(checker.items()):
+                if not ok:
+                    log(text)
+
+    # 2. GPU results: a fresh measurement, or the committed ones
+    results = []  # (label, record dict)
+    if gpu:
+        log("== running every case on the GPU, %d repetitions" % args.reps)
+        measured = run_on_gpu(cases, built, args.reps, log)
+        rc, out, _ = run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total",
+                          "--format=csv,noheader"], timeout=60)
+        rec = {
+            "gpu": gpu[0], "driver": gpu[1], "nvidia_smi": out.strip(),
+            "nvcc": (run([nvcc, "--version"])[1].strip().splitlines() or [""])[-1],
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "reps": args.reps, "delay_ms": 30, "elements": 1 << 20,
+            "cases": measured,
+        }
+        if args.cases:
+            # a partial run: merge into the existing record for this GPU
+            path = os.path.join(args.results_dir, slug(*gpu) + ".json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    old = json.load(f)
+                old["cases"].update(measured)
+                measured = old["cases"]
+                rec["cases"] = measured
+        os.makedirs(args.results_dir, exist_ok=True)
+        path = os.path.join(args.results_dir, slug(*gpu) + ".json")
+        with open(path, "w") as f:
+            json.dump(rec, f, indent=1, sort_keys=True)
+            f.write("\n")
+        log("== wrote %s" % path)
+        results.append((path, rec))
+        if args.sanitize:
+            log("== compute-sanitizer on the racy cases")
+            srows, slog = sanitize(cases, built, measured, max(1, min(args.jobs, 4)))
+            spath = os.path.join(args.results_dir, slug(*gpu) + ".sanitizer.txt")
+            with open(spath, "w") as f:
+                f.write("# compute-sanitizer on the racy cases (%s, driver %s, %s)\n\n" % (
+                    gpu[0], gpu[1], rec["date"]))
+                for r in srows:
+                    f.write("%-40s %-9s rc=%-3s %s   [%s]\n" % r)
+                f.write("\n# full output\n\n" + slog)
+            for r in srows:
+                log("  %-40s %-9s rc=%-3s %s   [%s]" % r)
+            log("== wrote %s" % spath)
+    else:
+        for path in sorted(glob.glob(os.path.join(args.results_dir, "*.json"))):
+            with open(path) as f:
+                results.append((path, json.load(f)))
+        if not results:
+            failures.append("no GPU results under %s" % args.results_dir)
+
+    # 3. the tables
+    all_nm = []
+    for path, rec in results:
+        rows, problems, nm = verdicts(cases, rec.get("cases", {}), checker)
+        title = "%s, driver %s, %d repetitions, measured %s" % (
+            rec.get("gpu"), rec.get("driver"), rec.get("reps", 0), rec.get("date"))
+        table = format_table(rows)
+        log("\n== agreement: %s (%s)\n" % (title, os.path.relpath(path, REPO) if path.startswith(REPO) else path))
+        log(table)
+        if args.write_tables or gpu:
+            md = os.path.splitext(path)[0] + ".md"
+            with open(md, "w") as f:
+                f.write("# Agreement table: %s\n\n" % title)
+                f.write("Written by `python3 runtime/agree.py%s`; checker: %s.\n"
+                        "`stale k/N`: runs in which the access saw stale data (a lost write, for `write`).\n\n"
+                        % ("" if gpu else " --no-gpu --write-tables",
+                           "not run" if checker is None else os.path.basename(args.plugin)))
+                f.write(table + "\n")
+                if nm:
+                    f.write("\nNot modelled by the check yet (listed apart, not failures):\n\n")
+                    f.writelines("- %s\n" % x for x in nm)
+            log("== wrote %s" % md)
+        failures += ["[%s] %s" % (rec.get("gpu"), p) for p in problems]
+        all_nm += nm
+
+    if args.semantics:
+        rows, missing = coverage(cases, args.semantics)
+        log("\n== semantics.md coverage: %d/%d rows have a case" % (len(rows) - len(missing), len(rows)))
+        for r in missing:
+            failures.append("semantics.md row without a case: %s" % r)
+
+    if all_nm:
+        log("\n== not modelled by the check yet (not failures):")
+        for x in sorted(set(all_nm)):
+            log("  " + x)
+    if failures:
+        log("\n== %d DISAGREEMENT(S) / ERROR(S):" % len(failures))
+        for x in failures:
+            log("  " + x)
+        return 1
+    log("\n== agreement: every warned access was stale, every silent marked access was fresh")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+// Twin of alias_read: synchronize first.
+//
+// semantics.md row: pinned dst, cudaStreamSynchronize(s) before the read (extension: through an alias)
+// Expected on the GPU: the access reads the fresh data
+// Expected from the check: silent
+//
+// Twin: alias_read.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  float *p = h;
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  float v = p[0]; // access: read
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()

@@ -1,0 +1,37 @@
+// A blocking cudaMemcpy of another buffer waits for the blocking stream s.
+//
+// semantics.md row: s blocking, then a blocking cudaMemcpy of another buffer
+// Expected on the GPU: the access reads the fresh data
+// Expected from the check: silent
+//
+// Twin: blocking_memcpy_nonblocking_stream.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *d2;
+  cudaMalloc(&d2, 64);
+  float small[16];
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaMemcpy(small, d2, sizeof small, cudaMemcpyDeviceToHost);
+  float v = h[0]; // access: read
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaFree(d2);
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()

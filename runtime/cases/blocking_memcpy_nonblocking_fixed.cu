@@ -1,0 +1,38 @@
+// Twin of blocking_memcpy_nonblocking_stream: s is synchronized after the cudaMemcpy.
+//
+// semantics.md row: s non-blocking, then a blocking cudaMemcpy of another buffer (corrected)
+// Expected on the GPU: the access reads the fresh data
+// Expected from the check: silent
+//
+// Twin: blocking_memcpy_nonblocking_stream.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  float *d2;
+  cudaMalloc(&d2, 64);
+  float small[16];
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaMemcpy(small, d2, sizeof small, cudaMemcpyDeviceToHost);
+  cudaStreamSynchronize(s);
+  float v = h[0]; // access: read
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaFree(d2);
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()

@@ -1,0 +1,35 @@
+// Twin of callee_reads: synchronize, then pass the destination on.
+//
+// semantics.md row: pinned dst, cudaStreamSynchronize(s) before the read (extension: read in a callee)
+// Expected on the GPU: the access reads the fresh data
+// Expected from the check: silent
+//
+// Twin: callee_reads.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static float first_of(const float *p) { return p[0]; }
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  float v = first_of(h); // access: read
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()

@@ -1,0 +1,33 @@
+// cudaMemcpy2DAsync device-to-host into a pinned destination, read unsynchronized.
+//
+// semantics.md row: cudaMemcpy2DAsync D2H, no sync
+// Expected on the GPU: the access reads stale data (the sentinel)
+// Expected from the check: warns at the access
+//
+// Twin: memcpy2d_sync.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpy2DAsync(h, 4096, d, 4096, 4096, bytes / 4096, cudaMemcpyDeviceToHost, s);
+  float v = h[0]; // access: read
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: {{.*}}
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()

@@ -1,0 +1,34 @@
+// Twin of query_poll, the wrong way round: one cudaStreamQuery whose answer is ignored.
+//
+// semantics.md row: while (cudaStreamQuery(s) == cudaErrorNotReady) {} (broken: a single query)
+// Expected on the GPU: the access reads stale data (the sentinel)
+// Expected from the check: warns at the access
+//
+// Twin: query_poll.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaStreamQuery(s);
+  float v = h[0]; // access: read
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: {{.*}}
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()

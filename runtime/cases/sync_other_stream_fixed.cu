@@ -1,0 +1,37 @@
+// Twin of sync_other_stream: the copy's own stream is synchronized as well.
+//
+// semantics.md row: cudaStreamSynchronize(other stream) (corrected)
+// Expected on the GPU: the access reads the fresh data
+// Expected from the check: silent
+//
+// Twin: sync_other_stream.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaStream_t other;
+  cudaStreamCreate(&other);
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(other);
+  cudaStreamSynchronize(s);
+  float v = h[0]; // access: read
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaStreamDestroy(other);
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()

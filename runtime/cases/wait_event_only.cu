@@ -1,0 +1,41 @@
+// cudaStreamWaitEvent orders device work only; the host does not wait.
+//
+// semantics.md row: cudaStreamWaitEvent(other, e) only
+// Expected on the GPU: the access reads stale data (the sentinel)
+// Expected from the check: warns at the access
+//
+// Twin: wait_event_then_event_sync.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaStream_t other;
+  cudaStreamCreate(&other);
+  cudaEvent_t e;
+  cudaEventCreate(&e);
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  rt::produce(d, n, s);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaStreamWaitEvent(other, e, 0);
+  float v = h[0]; // access: read
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: {{.*}}
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaEventDestroy(e);
+  cudaStreamDestroy(other);
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s);
+}
+
+RT_MAIN()
