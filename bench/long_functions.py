@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Cost of cuda-async-read-before-sync on long functions.
+
+Generates functions of growing length in four shapes (straight-line code,
+sequential loops with copies, nested branches, a switch), runs clang-tidy on
+each with the check and, in the same run, with upstream's flow-sensitive
+bugprone-use-after-move as the baseline, and prints the time ratios. Also
+reports how many warnings the check emitted (a skipped function, past the
+visit budget, shows as 0 where warnings are expected).
+
+Usage: bench/long_functions.py [--plugin PATH] [--clang-tidy PATH] [--sizes 100,1000,3000]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+HEADER = """#include <cuda_runtime.h>
+void consume(float);
+"""
+
+def straight(n):
+    body = "".join(
+        "  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n"
+        "  consume(h[%d]);\n  cudaStreamSynchronize(s);\n  consume(h[%d]);\n" % (i % 64, i % 64)
+        for i in range(n))
+    return HEADER + "void f(float *h, const float *d, cudaStream_t s) {\n" + body + "}\n", n
+
+def loops(n):
+    body = "".join(
+        "  for (int i = 0; i < k; ++i) { if (c) consume(h[i]);"
+        " cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s); }\n"
+        for _ in range(n))
+    return (HEADER + "void f(float *h, const float *d, cudaStream_t s, bool c, int k) {\n"
+            + body + "}\n", n)
+
+def branches(n):
+    body = "".join(
+        "  if (x%d) { cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s); }"
+        " else { cudaStreamSynchronize(s); }\n" % (i % 8)
+        for i in range(n))
+    params = ", ".join("int x%d" % i for i in range(8))
+    return (HEADER + "void f(float *h, const float *d, cudaStream_t s, %s) {\n" % params
+            + body + "  consume(h[0]);\n}\n", 1)
+
+def switch(n):
+    cases = "".join(
+        "  case %d: cudaMemcpyAsync(h + %d, d, 4, cudaMemcpyDeviceToHost, s%d); break;\n"
+        % (i, i % 64, i % 4) for i in range(n))
+    return (HEADER + "void f(float *h, const float *d, cudaStream_t s0, cudaStream_t s1,"
+            " cudaStream_t s2, cudaStream_t s3, int k) {\n  switch (k) {\n" + cases
+            + "  }\n  consume(h[0]);\n}\n", 1)
+
+def run(tidy, plugin, checks, path):
+    cmd = [tidy, "--quiet", "--load=" + plugin, "-checks=-*," + checks, path, "--",
+           "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+           "-isystem", os.path.join(ROOT, "test", "Inputs")]
+    best, out = None, ""
+    for _ in range(3):
+        t = time.perf_counter()
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        dt = time.perf_counter() - t
+        if p.returncode != 0:
+            sys.exit("clang-tidy failed on %s:\n%s" % (path, p.stderr[-2000:]))
+        best = dt if best is None else min(best, dt)
+        out = p.stdout
+    return best, out.count("warning:")
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--plugin", default=os.path.join(ROOT, "build", "checker",
+                                                     "CudaAsyncReadBeforeSync.so"))
+    ap.add_argument("--clang-tidy", default="/usr/lib/llvm-22/bin/clang-tidy")
+    ap.add_argument("--sizes", default="100,1000,3000")
+    a = ap.parse_args()
+    sizes = [int(x) for x in a.sizes.split(",")]
+    print("%-9s %6s %10s %10s %7s %9s" % ("shape", "n", "check s", "base s", "ratio", "warnings"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape in (straight, loops, branches, switch):
+            for n in sizes:
+                src, expected = shape(n)
+                path = os.path.join(tmp, "%s_%d.cu" % (shape.__name__, n))
+                with open(path, "w") as f:
+                    f.write(src)
+                ours, warnings = run(a.clang_tidy, a.plugin, "cuda-async-read-before-sync", path)
+                base, _ = run(a.clang_tidy, a.plugin, "bugprone-use-after-move", path)
+                print("%-9s %6d %10.3f %10.3f %7.2f %5d/%-3d" % (
+                    shape.__name__, n, ours, base, ours / base, warnings, expected))
+
+if __name__ == "__main__":
+    main()
