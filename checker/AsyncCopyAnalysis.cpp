@@ -478,6 +478,7 @@ struct State {
 struct AsyncCopyAnalysis::Impl {
   AsyncCopyAnalysis &Owner;
   ASTContext &Ctx;
+  const ApiModel &Model;
   const AnalysisOptions &Opts;
   const FunctionDecl *FD;
   const Stmt *Body;
@@ -514,7 +515,8 @@ struct AsyncCopyAnalysis::Impl {
 
   Impl(AsyncCopyAnalysis &Owner, const FunctionDecl *FD, unsigned Depth,
        bool SummaryMode)
-      : Owner(Owner), Ctx(Owner.Ctx), Opts(Owner.Opts), FD(FD),
+      : Owner(Owner), Ctx(Owner.Ctx), Model(Owner.Model), Opts(Owner.Opts),
+        FD(FD),
         Body(FD->getBody()), Depth(Depth), SummaryMode(SummaryMode),
         PM(const_cast<Stmt *>(FD->getBody())),
         PerThread(Opts.PerThreadDefaultStream) {}
@@ -725,7 +727,7 @@ struct AsyncCopyAnalysis::Impl {
       }
     }
     for (const CallExpr *C : Calls) {
-      const ApiEntry *E = lookupApi(C->getDirectCallee());
+      const ApiEntry *E = Model.lookup(C->getDirectCallee());
       if (!E)
         continue;
       if (E->Role == ApiRole::PinnedAlloc || E->Role == ApiRole::DeviceAlloc) {
@@ -753,7 +755,7 @@ struct AsyncCopyAnalysis::Impl {
       if (!V)
         continue;
       const auto *Q = dyn_cast<CallExpr>(strip(Rhs));
-      const ApiEntry *E = Q ? lookupApi(Q->getDirectCallee()) : nullptr;
+      const ApiEntry *E = Q ? Model.lookup(Q->getDirectCallee()) : nullptr;
       bool IsQuery = E && (E->Role == ApiRole::StreamQuery ||
                            E->Role == ApiRole::EventQuery);
       auto It = QueryVars.find(V);
@@ -819,15 +821,43 @@ struct AsyncCopyAnalysis::Impl {
     return Copies.back();
   }
 
+  /// The cudaMemcpyKind of a copy: its kind argument, the direction its
+  /// function always has, or the fields of its parameter struct.
+  std::optional<long long> copyKind(const CallExpr *C, const ApiEntry &E) {
+    switch (E.Struct) {
+    case ParamsStructKind::Runtime3D:
+      return constantArg(paramsField(arg(C, 0), C, "kind"));
+    case ParamsStructKind::DriverMemcpy: {
+      // CUmemorytype: HOST 1, DEVICE 2, ARRAY 3, UNIFIED 4.
+      auto Dst = constantArg(paramsField(arg(C, 0), C, "dstMemoryType"));
+      auto Src = constantArg(paramsField(arg(C, 0), C, "srcMemoryType"));
+      if (!Dst || !Src)
+        return std::nullopt;
+      if (*Dst != 1)
+        return MemcpyHostToDevice; // into device memory: not our concern
+      if (*Src == 1)
+        return MemcpyHostToHost;
+      return *Src == 4 ? MemcpyDefault : MemcpyDeviceToHost;
+    }
+    case ParamsStructKind::None:
+      break;
+    }
+    if (E.FixedKind != NoArg)
+      return E.FixedKind;
+    return constantArg(arg(C, E.KindArg));
+  }
+
   /// Is this asynchronous copy one from the device into host memory?
   /// Returns its destination's root, or nullptr.
   const Expr *d2hDestination(const CallExpr *C, const ApiEntry &E,
                              bool &Pageable) {
-    const Expr *Dst = E.ParamsStruct ? paramsField(arg(C, 0), C, "dstPtr.ptr")
-                                     : arg(C, E.DstArg);
-    const Expr *KindE =
-        E.ParamsStruct ? paramsField(arg(C, 0), C, "kind") : arg(C, E.KindArg);
-    auto Kind = constantArg(KindE);
+    const Expr *Dst =
+        E.Struct == ParamsStructKind::Runtime3D
+            ? paramsField(arg(C, 0), C, "dstPtr.ptr")
+        : E.Struct == ParamsStructKind::DriverMemcpy
+            ? paramsField(arg(C, 0), C, "dstHost")
+            : arg(C, E.DstArg);
+    auto Kind = copyKind(C, E);
     const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
     if (!Kind || !Root)
       return nullptr; // unknown direction or untrackable destination
@@ -905,7 +935,7 @@ struct AsyncCopyAnalysis::Impl {
     if (isa<CUDAKernelCallExpr>(C))
       return true;
     const FunctionDecl *F = C->getDirectCallee();
-    return F && (lookupApi(F) || isUnmodelledGpuApi(F));
+    return F && (Model.lookup(F) || isUnmodelledGpuApi(F));
   }
 
   /// Classifies one occurrence of a tracked buffer; adds an Access event when
@@ -1101,7 +1131,7 @@ struct AsyncCopyAnalysis::Impl {
         continue;
       }
       const FunctionDecl *Callee = C->getDirectCallee();
-      if (const ApiEntry *E = lookupApi(Callee)) {
+      if (const ApiEntry *E = Model.lookup(Callee)) {
         if (isPerThreadName(Callee))
           PerThread = true;
         if (E->Role == ApiRole::AsyncCopy) {
@@ -1276,9 +1306,7 @@ struct AsyncCopyAnalysis::Impl {
       syncStream(St, streamOf(arg(C, E.StreamArg)), C);
       return;
     case ApiRole::BlockingTransfer: {
-      const Expr *KindE = E.ParamsStruct ? paramsField(arg(C, 0), C, "kind")
-                                         : arg(C, E.KindArg);
-      auto Kind = constantArg(KindE);
+      auto Kind = copyKind(C, E);
       if (Kind && *Kind == MemcpyDeviceToDevice)
         return; // "no host-side synchronization is performed"
       syncStream(St, streamOf(nullptr), C);
@@ -1469,7 +1497,7 @@ struct AsyncCopyAnalysis::Impl {
           B && B->getOpcode() == BO_Assign)
         E = strip(B->getRHS());
       if (const auto *C = dyn_cast<CallExpr>(E)) {
-        const ApiEntry *A = lookupApi(C->getDirectCallee());
+        const ApiEntry *A = Model.lookup(C->getDirectCallee());
         if (A && (A->Role == ApiRole::StreamQuery ||
                   A->Role == ApiRole::EventQuery))
           return C;
@@ -1713,8 +1741,9 @@ struct AsyncCopyAnalysis::Impl {
 // AsyncCopyAnalysis
 //===----------------------------------------------------------------------===//
 
-AsyncCopyAnalysis::AsyncCopyAnalysis(ASTContext &Ctx, AnalysisOptions Opts)
-    : Ctx(Ctx), Opts(Opts) {}
+AsyncCopyAnalysis::AsyncCopyAnalysis(ASTContext &Ctx, const ApiModel &Model,
+                                     AnalysisOptions Opts)
+    : Ctx(Ctx), Model(Model), Opts(Opts) {}
 AsyncCopyAnalysis::~AsyncCopyAnalysis() = default;
 
 std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {

@@ -123,7 +123,8 @@ struct AnalysisOptions {
 /// helper summaries across them.
 class AsyncCopyAnalysis {
 public:
-  AsyncCopyAnalysis(ASTContext &Ctx, AnalysisOptions Opts);
+  AsyncCopyAnalysis(ASTContext &Ctx, const ApiModel &Model,
+                    AnalysisOptions Opts);
   ~AsyncCopyAnalysis();
 
   /// Findings for one callable's body, deterministic in order (by access
@@ -141,6 +142,7 @@ public:
 
 private:
   ASTContext &Ctx;
+  const ApiModel &Model;
   AnalysisOptions Opts;
   struct CachedSummary {
     std::unique_ptr<HelperSummary> S; ///< null: not analysable

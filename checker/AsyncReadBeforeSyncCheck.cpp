@@ -6,6 +6,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang-tidy/utils/OptionsUtils.h"
 
 using namespace clang::ast_matchers;
 
@@ -20,7 +21,36 @@ AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
                                                    ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrictMode(Options.get("StrictMode", false)),
-      HelperDepth(Options.get("HelperDepth", 3U)) {}
+      HelperDepth(Options.get("HelperDepth", 3U)),
+      AsyncCopyFunctions(Options.get("AsyncCopyFunctions", "")),
+      StreamSyncFunctions(Options.get("StreamSyncFunctions", "")),
+      DeviceSyncFunctions(Options.get("DeviceSyncFunctions", "")),
+      EventRecordFunctions(Options.get("EventRecordFunctions", "")),
+      EventSyncFunctions(Options.get("EventSyncFunctions", "")) {
+  // A malformed row is reported (naming the option) and skipped; the rest
+  // of the option and the check go on.
+  std::vector<ApiEntry> Rows;
+  auto Parse = [&](llvm::StringRef Option, llvm::StringRef Value,
+                   ApiRole Role) {
+    for (llvm::StringRef Row : utils::options::parseStringList(Value)) {
+      if (Row.trim().empty())
+        continue;
+      llvm::Expected<ApiEntry> E = parseUserRow(Row, Role);
+      if (E) {
+        Rows.push_back(*E);
+        continue;
+      }
+      configurationDiag("invalid entry in option '%0.%1': %2")
+          << Name << Option << llvm::toString(E.takeError());
+    }
+  };
+  Parse("AsyncCopyFunctions", AsyncCopyFunctions, ApiRole::AsyncCopy);
+  Parse("StreamSyncFunctions", StreamSyncFunctions, ApiRole::StreamSync);
+  Parse("DeviceSyncFunctions", DeviceSyncFunctions, ApiRole::DeviceSync);
+  Parse("EventRecordFunctions", EventRecordFunctions, ApiRole::EventRecord);
+  Parse("EventSyncFunctions", EventSyncFunctions, ApiRole::EventSync);
+  Model = std::make_unique<ApiModel>(std::move(Rows));
+}
 
 AsyncReadBeforeSyncCheck::~AsyncReadBeforeSyncCheck() = default;
 
@@ -28,10 +58,15 @@ void AsyncReadBeforeSyncCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrictMode", StrictMode);
   Options.store(Opts, "HelperDepth", HelperDepth);
+  Options.store(Opts, "AsyncCopyFunctions", AsyncCopyFunctions);
+  Options.store(Opts, "StreamSyncFunctions", StreamSyncFunctions);
+  Options.store(Opts, "DeviceSyncFunctions", DeviceSyncFunctions);
+  Options.store(Opts, "EventRecordFunctions", EventRecordFunctions);
+  Options.store(Opts, "EventSyncFunctions", EventSyncFunctions);
 }
 
 void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
-  std::vector<std::string> Names = namesWithRole(ApiRole::AsyncCopy);
+  std::vector<std::string> Names = Model->namesWithRole(ApiRole::AsyncCopy);
   std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());
   auto CopyCall = callExpr(callee(functionDecl(hasAnyName(Refs))));
   // Callables that issue a copy, or call a helper (with a visible body)
@@ -121,7 +156,7 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
     Opts.PerThreadDefaultStream =
         PP && PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM");
     Analysis.reset(new AnalysisHolder{
-        Result.Context, AsyncCopyAnalysis(*Result.Context, Opts)});
+        Result.Context, AsyncCopyAnalysis(*Result.Context, *Model, Opts)});
   }
 
   for (const Finding &F : Analysis->A.analyze(FD)) {

@@ -18,6 +18,7 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCREADBEFORESYNCCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "CudaApiModel.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
@@ -39,6 +40,14 @@ private:
   const bool StrictMode;
   /// How deep same-TU helpers are looked through.
   const unsigned HelperDepth;
+  /// User-declared APIs (their wrappers), `;`-separated rows as documented
+  /// in parseUserRow: AsyncCopyFunctions `name:DST[:STREAM]`,
+  /// StreamSyncFunctions `name:STREAM`, DeviceSyncFunctions `name`,
+  /// EventRecordFunctions `name:EVENT[:STREAM]`, EventSyncFunctions
+  /// `name:EVENT`. Kept as given, for storeOptions.
+  const std::string AsyncCopyFunctions, StreamSyncFunctions,
+      DeviceSyncFunctions, EventRecordFunctions, EventSyncFunctions;
+  std::unique_ptr<ApiModel> Model;
 
   Preprocessor *PP = nullptr;
   llvm::DenseSet<const Decl *> Analysed;

@@ -2,6 +2,7 @@
 
 #include "CudaApiModel.h"
 #include "clang/AST/Decl.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace clang::tidy::cuda {
@@ -48,6 +49,136 @@ ApiEntry blocking(llvm::StringRef Name, int Kind) {
   return E;
 }
 
+ApiEntry fixedCopy(llvm::StringRef Name, int Dst, int Src, int Kind,
+                   int Stream) {
+  ApiEntry E = copy(Name, Dst, Src, NoArg, Stream);
+  E.FixedKind = Kind;
+  return E;
+}
+
+ApiEntry fixedBlocking(llvm::StringRef Name, int Kind) {
+  ApiEntry E = blocking(Name, NoArg);
+  E.FixedKind = Kind;
+  return E;
+}
+
+/// The CUDA driver API (cuda.h, "Memory Management", "Stream Management",
+/// "Event Management"; the same "API synchronization behavior" as the
+/// runtime). Names are matched without their _v2 / _v3 / _ptsz / _ptds
+/// suffixes, which cuda.h adds with macros. CUstream is the runtime's
+/// cudaStream_t (both are `struct CUstream_st *`).
+void appendDriverApi(std::vector<ApiEntry> &T) {
+  T.push_back(fixedCopy("cuMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3));
+  // cuMemcpyAsync: unified addressing infers the direction from the
+  // pointers, as cudaMemcpyDefault does.
+  T.push_back(fixedCopy("cuMemcpyAsync", 0, 1, MemcpyDefault, 3));
+  for (llvm::StringRef Name : {"cuMemcpy2DAsync", "cuMemcpy3DAsync"}) {
+    // dstHost / dstMemoryType / srcMemoryType in CUDA_MEMCPY2D / _3D.
+    ApiEntry E = copy(Name, NoArg, NoArg, NoArg, 1);
+    E.Struct = ParamsStructKind::DriverMemcpy;
+    T.push_back(E);
+  }
+  T.push_back(ApiEntry{"cuCtxSynchronize", ApiRole::DeviceSync});
+  T.push_back(onStream("cuStreamSynchronize", ApiRole::StreamSync, 0));
+  T.push_back(onEvent("cuEventSynchronize", ApiRole::EventSync, 0));
+  T.push_back(onEvent("cuEventRecord", ApiRole::EventRecord, 0, 1));
+  T.push_back(onEvent("cuEventRecordWithFlags", ApiRole::EventRecord, 0, 1));
+  T.push_back(onStream("cuStreamQuery", ApiRole::StreamQuery, 0));
+  T.push_back(onEvent("cuEventQuery", ApiRole::EventQuery, 0));
+  T.push_back(fixedBlocking("cuMemcpyDtoH", MemcpyDeviceToHost));
+  T.push_back(fixedBlocking("cuMemcpyHtoD", MemcpyHostToDevice));
+  T.push_back(fixedBlocking("cuMemcpy", MemcpyDefault));
+  T.push_back(fixedBlocking("cuMemcpyDtoD", MemcpyDeviceToDevice));
+  T.push_back(ApiEntry{"cuMemFree", ApiRole::FreeSync});
+  T.push_back(ApiEntry{"cuMemFreeHost", ApiRole::FreeSync});
+  T.push_back(onStream("cuLaunchHostFunc", ApiRole::StreamOrdered, 0,
+                       MissReason::HostCallback));
+  T.push_back(onStream("cuStreamAddCallback", ApiRole::StreamOrdered, 0,
+                       MissReason::HostCallback));
+  {
+    ApiEntry E = onStream("cuStreamWaitEvent", ApiRole::NotASync, 0,
+                          MissReason::StreamWaitEvent);
+    E.EventArg = 1;
+    T.push_back(E);
+  }
+  T.push_back(onStream("cuStreamDestroy", ApiRole::NotASync, 0,
+                       MissReason::StreamDestroy));
+  T.push_back(alloc("cuMemAllocHost", ApiRole::PinnedAlloc));
+  T.push_back(alloc("cuMemHostAlloc", ApiRole::PinnedAlloc));
+  T.push_back(alloc("cuMemHostRegister", ApiRole::PinnedAlloc,
+                    PtrArgForm::Pointer));
+  T.push_back(alloc("cuMemAlloc", ApiRole::DeviceAlloc));
+  T.push_back(alloc("cuMemAllocPitch", ApiRole::DeviceAlloc));
+  T.push_back(alloc("cuStreamCreate", ApiRole::StreamCreate,
+                    PtrArgForm::AddressOfPointer, 1));
+  T.push_back(alloc("cuStreamCreateWithPriority", ApiRole::StreamCreate,
+                    PtrArgForm::AddressOfPointer, 1));
+}
+
+/// HIP (hip_runtime_api.h, HIP Runtime API reference): the runtime API's
+/// twin, with the same enumerator values (hipMemcpyDeviceToHost = 2,
+/// hipErrorNotReady = 600, hipStreamNonBlocking = 1). Code that reaches
+/// these names through `#define cudaMemcpyAsync hipMemcpyAsync`
+/// portability headers is seen as the HIP call it expands to.
+void appendHip(std::vector<ApiEntry> &T) {
+  auto Hip = [](ApiEntry E) {
+    E.Family = ApiFamily::Hip;
+    return E;
+  };
+  T.push_back(Hip(copy("hipMemcpyAsync", 0, 1, 3, 4)));
+  T.push_back(Hip(fixedCopy("hipMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3)));
+  T.push_back(Hip(copy("hipMemcpy2DAsync", 0, 2, 6, 7)));
+  T.push_back(Hip(copy("hipMemcpyFromSymbolAsync", 0, 1, 4, 5)));
+  T.push_back(Hip(copy("hipMemcpy2DFromArrayAsync", 0, 2, 7, 8)));
+  {
+    ApiEntry E = copy("hipMemcpy3DAsync", NoArg, NoArg, NoArg, 1);
+    E.Struct = ParamsStructKind::Runtime3D;
+    T.push_back(Hip(E));
+  }
+  T.push_back(Hip(ApiEntry{"hipDeviceSynchronize", ApiRole::DeviceSync}));
+  T.push_back(Hip(onStream("hipStreamSynchronize", ApiRole::StreamSync, 0)));
+  T.push_back(Hip(onEvent("hipEventSynchronize", ApiRole::EventSync, 0)));
+  T.push_back(Hip(onEvent("hipEventRecord", ApiRole::EventRecord, 0, 1)));
+  T.push_back(Hip(onStream("hipStreamQuery", ApiRole::StreamQuery, 0)));
+  T.push_back(Hip(onEvent("hipEventQuery", ApiRole::EventQuery, 0)));
+  T.push_back(Hip(blocking("hipMemcpy", 3)));
+  T.push_back(Hip(fixedBlocking("hipMemcpyDtoH", MemcpyDeviceToHost)));
+  T.push_back(Hip(fixedBlocking("hipMemcpyHtoD", MemcpyHostToDevice)));
+  T.push_back(Hip(blocking("hipMemcpy2D", 6)));
+  T.push_back(Hip(blocking("hipMemcpyToSymbol", 4)));
+  T.push_back(Hip(blocking("hipMemcpyFromSymbol", 4)));
+  T.push_back(Hip(ApiEntry{"hipFree", ApiRole::FreeSync}));
+  T.push_back(Hip(ApiEntry{"hipHostFree", ApiRole::FreeSync}));
+  T.push_back(Hip(ApiEntry{"hipFreeHost", ApiRole::FreeSync}));
+  T.push_back(Hip(onStream("hipMemsetAsync", ApiRole::StreamOrdered, 3)));
+  T.push_back(Hip(onStream("hipLaunchHostFunc", ApiRole::StreamOrdered, 0,
+                           MissReason::HostCallback)));
+  T.push_back(Hip(onStream("hipStreamAddCallback", ApiRole::StreamOrdered, 0,
+                           MissReason::HostCallback)));
+  {
+    ApiEntry E = onStream("hipStreamWaitEvent", ApiRole::NotASync, 0,
+                          MissReason::StreamWaitEvent);
+    E.EventArg = 1;
+    T.push_back(Hip(E));
+  }
+  T.push_back(Hip(onStream("hipStreamDestroy", ApiRole::NotASync, 0,
+                           MissReason::StreamDestroy)));
+  T.push_back(Hip(alloc("hipHostMalloc", ApiRole::PinnedAlloc)));
+  T.push_back(Hip(alloc("hipMallocHost", ApiRole::PinnedAlloc)));
+  T.push_back(Hip(alloc("hipHostAlloc", ApiRole::PinnedAlloc)));
+  T.push_back(Hip(alloc("hipExtHostAlloc", ApiRole::PinnedAlloc)));
+  T.push_back(Hip(alloc("hipHostRegister", ApiRole::PinnedAlloc,
+                        PtrArgForm::Pointer)));
+  T.push_back(Hip(alloc("hipMalloc", ApiRole::DeviceAlloc)));
+  T.push_back(Hip(alloc("hipMallocAsync", ApiRole::DeviceAlloc)));
+  T.push_back(Hip(alloc("hipMallocPitch", ApiRole::DeviceAlloc)));
+  T.push_back(Hip(alloc("hipStreamCreate", ApiRole::StreamCreate)));
+  T.push_back(Hip(alloc("hipStreamCreateWithFlags", ApiRole::StreamCreate,
+                        PtrArgForm::AddressOfPointer, 1)));
+  T.push_back(Hip(alloc("hipStreamCreateWithPriority", ApiRole::StreamCreate,
+                        PtrArgForm::AddressOfPointer, 1)));
+}
+
 std::vector<ApiEntry> buildTable() {
   std::vector<ApiEntry> T;
   // Asynchronous copies ("Memory Management", CUDA Runtime API 13.0). The
@@ -62,7 +193,7 @@ std::vector<ApiEntry> buildTable() {
     // cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t stream):
     // the destination is p->dstPtr.ptr and the kind p->kind.
     ApiEntry E = copy("cudaMemcpy3DAsync", NoArg, NoArg, NoArg, 1);
-    E.ParamsStruct = true;
+    E.Struct = ParamsStructKind::Runtime3D;
     T.push_back(E);
   }
 
@@ -95,7 +226,7 @@ std::vector<ApiEntry> buildTable() {
   T.push_back(blocking("cudaMemcpyFromArray", 5));
   {
     ApiEntry E = blocking("cudaMemcpy3D", NoArg);
-    E.ParamsStruct = true;
+    E.Struct = ParamsStructKind::Runtime3D;
     T.push_back(E);
   }
 
@@ -147,6 +278,9 @@ std::vector<ApiEntry> buildTable() {
                     PtrArgForm::AddressOfPointer, 1));
   T.push_back(alloc("cudaStreamCreateWithPriority", ApiRole::StreamCreate,
                     PtrArgForm::AddressOfPointer, 1));
+
+  appendDriverApi(T);
+  appendHip(T);
   return T;
 }
 
@@ -166,6 +300,7 @@ const llvm::StringMap<const ApiEntry *> &index() {
 }
 
 constexpr llvm::StringLiteral PerThreadSuffixes[] = {"_ptsz", "_ptds"};
+constexpr llvm::StringLiteral VersionSuffixes[] = {"_v2", "_v3"};
 
 bool isGlobalFunction(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() &&
@@ -174,7 +309,7 @@ bool isGlobalFunction(const FunctionDecl *FD) {
 
 } // namespace
 
-llvm::ArrayRef<ApiEntry> apiTable() { return table(); }
+llvm::ArrayRef<ApiEntry> builtinApiTable() { return table(); }
 
 bool isPerThreadName(const FunctionDecl *Callee) {
   if (!isGlobalFunction(Callee))
@@ -184,26 +319,124 @@ bool isPerThreadName(const FunctionDecl *Callee) {
                       [&](llvm::StringRef S) { return Name.ends_with(S); });
 }
 
-const ApiEntry *lookupApi(const FunctionDecl *Callee) {
+ApiModel::ApiModel(std::vector<ApiEntry> Rows) : UserRows(std::move(Rows)) {
+  for (ApiEntry &E : UserRows) {
+    UserNames.push_back(std::make_unique<std::string>(E.Name.str()));
+    E.Name = *UserNames.back();
+    User[E.Name] = &E;
+  }
+}
+
+const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
+  if (!Callee || !Callee->getIdentifier())
+    return nullptr;
+  if (!User.empty()) {
+    auto It = User.find(Callee->getQualifiedNameAsString());
+    if (It == User.end())
+      It = User.find(Callee->getName());
+    if (It != User.end())
+      return It->second;
+  }
   if (!isGlobalFunction(Callee))
     return nullptr;
   llvm::StringRef Name = Callee->getName();
   for (llvm::StringRef S : PerThreadSuffixes)
     Name.consume_back(S);
+  for (llvm::StringRef S : VersionSuffixes)
+    Name.consume_back(S);
   auto It = index().find(Name);
   return It == index().end() ? nullptr : It->second;
 }
 
-std::vector<std::string> namesWithRole(ApiRole Role) {
+std::vector<std::string> ApiModel::namesWithRole(ApiRole Role) const {
   std::vector<std::string> Names;
   for (const ApiEntry &E : table()) {
     if (E.Role != Role)
       continue;
-    Names.push_back(E.Name.str());
-    for (llvm::StringRef S : PerThreadSuffixes)
-      Names.push_back((E.Name + S).str());
+    for (llvm::StringRef V : {"", "_v2", "_v3"}) {
+      Names.push_back((E.Name + V).str());
+      for (llvm::StringRef S : PerThreadSuffixes)
+        Names.push_back((E.Name + V + S).str());
+    }
   }
+  for (const ApiEntry &E : UserRows)
+    if (E.Role == Role)
+      Names.push_back(E.Name.str());
   return Names;
+}
+
+llvm::Expected<ApiEntry> parseUserRow(llvm::StringRef Text, ApiRole Role) {
+  auto Fail = [&](const llvm::Twine &Why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "'" + Text + "': " + Why);
+  };
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Text.trim().split(Parts, ':', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+  // A qualified name (ns::f) splits into empty parts around "::": rejoin.
+  llvm::SmallVector<llvm::StringRef, 4> Fields;
+  size_t I = 0;
+  const char *NameBegin = Parts.empty() ? nullptr : Parts[0].data();
+  const char *NameEnd = NameBegin;
+  while (I < Parts.size()) {
+    NameEnd = Parts[I].data() + Parts[I].size();
+    if (I + 2 < Parts.size() && Parts[I + 1].empty() &&
+        !Parts[I + 2].empty() && !llvm::isDigit(Parts[I + 2].front())) {
+      I += 2;
+      continue;
+    }
+    ++I;
+    break;
+  }
+  llvm::StringRef Name(NameBegin, NameEnd - NameBegin);
+  for (; I < Parts.size(); ++I)
+    Fields.push_back(Parts[I].trim());
+  if (Name.empty() || !llvm::all_of(Name, [](char C) {
+        return llvm::isAlnum(C) || C == '_' || C == ':';
+      }))
+    return Fail("expected a function name");
+  unsigned Required = 0, Allowed = 0;
+  switch (Role) {
+  case ApiRole::AsyncCopy: Required = 1; Allowed = 2; break;  // dst[:stream]
+  case ApiRole::StreamSync: Required = 1; Allowed = 1; break; // stream
+  case ApiRole::EventRecord: Required = 1; Allowed = 2; break; // event[:stream]
+  case ApiRole::EventSync: Required = 1; Allowed = 1; break;  // event
+  case ApiRole::DeviceSync: Required = 0; Allowed = 0; break;
+  default:
+    return Fail("this role cannot be declared");
+  }
+  if (Fields.size() < Required || Fields.size() > Allowed)
+    return Fail("expected " + llvm::Twine(Required) +
+                (Allowed > Required ? " or " + llvm::Twine(Allowed) : "") +
+                " argument position(s) after the name");
+  llvm::SmallVector<int, 2> Pos;
+  for (llvm::StringRef F : Fields) {
+    unsigned V;
+    if (F.getAsInteger(10, V) || V > 64)
+      return Fail("'" + F + "' is not an argument position (0, 1, ...)");
+    Pos.push_back(static_cast<int>(V));
+  }
+  ApiEntry E{Name, Role};
+  E.Family = ApiFamily::User;
+  switch (Role) {
+  case ApiRole::AsyncCopy:
+    E.DstArg = Pos[0];
+    E.FixedKind = MemcpyDeviceToHost;
+    E.StreamArg = Pos.size() > 1 ? Pos[1] : NoArg;
+    break;
+  case ApiRole::StreamSync:
+    E.StreamArg = Pos[0];
+    break;
+  case ApiRole::EventRecord:
+    E.EventArg = Pos[0];
+    E.StreamArg = Pos.size() > 1 ? Pos[1] : NoArg;
+    break;
+  case ApiRole::EventSync:
+    E.EventArg = Pos[0];
+    break;
+  default:
+    break;
+  }
+  return E;
 }
 
 bool isUnmodelledGpuApi(const FunctionDecl *Callee) {

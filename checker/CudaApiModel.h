@@ -15,7 +15,10 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_CUDAAPIMODEL_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -94,6 +97,20 @@ enum class PtrArgForm { AddressOfPointer, Pointer };
 
 constexpr int NoArg = -1;
 
+/// Copies described by a struct passed by address.
+enum class ParamsStructKind {
+  None,
+  /// cudaMemcpy3DParms / hipMemcpy3DParms: `dstPtr` (a cudaPitchedPtr,
+  /// often from make_cudaPitchedPtr(h, ...)) or `dstPtr.ptr`, and `kind`.
+  Runtime3D,
+  /// CUDA_MEMCPY2D / CUDA_MEMCPY3D: `dstHost` with `dstMemoryType ==
+  /// CU_MEMORYTYPE_HOST` and `srcMemoryType` not host.
+  DriverMemcpy,
+};
+
+/// Which API a row belongs to (for the docs and family-specific defaults).
+enum class ApiFamily { CudaRuntime, CudaDriver, Hip, User };
+
 /// One modelled function. Argument indices are 0-based positions in the
 /// call; NoArg where the function has no such argument.
 struct ApiEntry {
@@ -107,9 +124,14 @@ struct ApiEntry {
   int PtrArg = NoArg;    ///< PinnedAlloc / DeviceAlloc / StreamCreate
   PtrArgForm PtrForm = PtrArgForm::AddressOfPointer;
   int FlagsArg = NoArg;  ///< StreamCreate: flags (cudaStreamNonBlocking)
-  /// AsyncCopy: destination and kind are fields of a cudaMemcpy3DParms
-  /// whose address is argument 0 (cudaMemcpy3DAsync).
-  bool ParamsStruct = false;
+  /// AsyncCopy / BlockingTransfer without a kind argument: the direction
+  /// the function always has (cuMemcpyDtoHAsync: device-to-host;
+  /// cuMemcpyAsync: inferred from the pointers, as cudaMemcpyDefault).
+  int FixedKind = NoArg;
+  /// AsyncCopy / BlockingTransfer: the destination and direction are
+  /// fields of a parameter struct whose address is argument 0.
+  ParamsStructKind Struct = ParamsStructKind::None;
+  ApiFamily Family = ApiFamily::CudaRuntime;
   MissReason Miss = MissReason::None; ///< NotASync / StreamOrdered note
 };
 
@@ -130,22 +152,48 @@ constexpr long long StreamNonBlockingFlag = 1;
 constexpr long long StreamLegacyHandle = 1;
 constexpr long long StreamPerThreadHandle = 2;
 
-/// Every modelled function.
-llvm::ArrayRef<ApiEntry> apiTable();
+/// Every built-in row: the CUDA runtime API, the CUDA driver API and HIP.
+llvm::ArrayRef<ApiEntry> builtinApiTable();
 
-/// The entry for a call's callee, or nullptr. Names are matched after
-/// dropping the suffixes that per-thread default-stream mode adds
-/// (_ptsz, _ptds: cuda_runtime_api.h renames the API with macros) and
-/// only for functions declared at global scope (extern "C" or not).
-const ApiEntry *lookupApi(const FunctionDecl *Callee);
+/// The table the check uses: the built-in rows plus functions the user
+/// declared through the check's options (their own wrappers). Lookups match
+/// a callee by name after dropping the suffixes that per-thread
+/// default-stream mode adds (_ptsz, _ptds: cuda_runtime_api.h and cuda.h
+/// rename the API with macros) and the driver API's versions (_v2, _v3):
+/// built-in rows only for functions declared at global scope (extern "C"
+/// or not), user rows by plain or fully qualified name.
+class ApiModel {
+public:
+  /// Rows for user-declared functions; their Name may be qualified
+  /// (`ns::copyToHost`). A user row takes precedence over a built-in row.
+  explicit ApiModel(std::vector<ApiEntry> UserRows = {});
+  ApiModel(const ApiModel &) = delete;
+  ApiModel &operator=(const ApiModel &) = delete;
+
+  /// The row for a call's callee, or nullptr.
+  const ApiEntry *lookup(const FunctionDecl *Callee) const;
+
+  /// Every name (with per-thread suffixes) of the rows with a role: the
+  /// names the check's pre-filter matcher looks for.
+  std::vector<std::string> namesWithRole(ApiRole Role) const;
+
+private:
+  std::vector<std::unique_ptr<std::string>> UserNames; ///< row name storage
+  std::vector<ApiEntry> UserRows;
+  llvm::StringMap<const ApiEntry *> User;
+};
+
+/// Parses one user-declared row of an option: `name[:ARG[:ARG]]`, where the
+/// ARGs are 0-based argument positions in the order the role needs
+/// (AsyncCopy: destination, stream; StreamSync: stream; EventRecord: event,
+/// stream; EventSync: event; DeviceSync: none). A missing stream means the
+/// default stream. The row's Name refers into Text. Returns a message
+/// saying what is wrong on malformed input.
+llvm::Expected<ApiEntry> parseUserRow(llvm::StringRef Text, ApiRole Role);
 
 /// True when the callee's name carries a per-thread suffix (_ptsz / _ptds),
 /// which means the translation unit was compiled in per-thread mode.
 bool isPerThreadName(const FunctionDecl *Callee);
-
-/// The spellings (with per-thread suffixes) of every function with one of the
-/// given roles: the names the pre-filter matcher looks for.
-std::vector<std::string> namesWithRole(ApiRole Role);
 
 /// Functions whose name says they belong to a GPU API (cuda*, cu[A-Z]*,
 /// hip*, nccl*, cublas*, ...). Passing a pointer to one of them that the

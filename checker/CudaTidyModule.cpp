@@ -7,6 +7,11 @@
 
 #include "AsyncReadBeforeSyncCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang/Basic/Version.h"
+#if CLANG_VERSION_MAJOR < 22
+// Before LLVM 22 the registry lived in its own header (deprecated since).
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+#endif
 
 namespace clang::tidy::cuda {
 
