@@ -93,7 +93,7 @@ namespace {
 
 /// Texts of the note explaining why a sync-like call did not cover the copy;
 /// indexed by MissReason. %0 is the stream or event the call named, %1 the
-/// copy's stream.
+/// copy's stream, %2 the called function.
 constexpr const char *MissNotes[] = {
     "",
     "this synchronizes stream '%0', not %1, the copy's stream",
@@ -102,9 +102,8 @@ constexpr const char *MissNotes[] = {
     "the event was recorded on stream '%0', not on %1, the copy's stream",
     "event '%0' is synchronized here, but it is not recorded after the copy "
     "on every path to this point",
-    "cudaStreamWaitEvent makes a stream wait on the device; it does not "
-    "block the host",
-    "cudaStreamDestroy returns at once; it does not wait for the copy",
+    "%2 makes a stream wait on the device; it does not block the host",
+    "%2 returns at once; it does not wait for the copy",
     "a host function enqueued on the stream does not block the calling "
     "thread",
     "synchronizing the legacy default stream does not wait for %1, which "
@@ -113,8 +112,7 @@ constexpr const char *MissNotes[] = {
     "stream and does not wait for %1",
     "'%0' is queried here, but the access is not guarded by the query "
     "having returned cudaSuccess",
-    "cudaFree and cudaFreeHost are not documented to synchronize; "
-    "StrictMode does not count them",
+    "%2 is not documented to synchronize; StrictMode does not count it",
 };
 static_assert(std::size(MissNotes) ==
                   static_cast<size_t>(MissReason::StrictFree) + 1,
@@ -203,10 +201,18 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
            "the copy is still in flight when a later iteration of the loop "
            "reaches the access",
            DiagnosticIDs::Note);
-    if (F.Miss.Reason != MissReason::None && F.Miss.Where)
-      diag(SM.getFileLoc(F.Miss.Where->getBeginLoc()),
-           MissNotes[static_cast<size_t>(F.Miss.Reason)], DiagnosticIDs::Note)
-          << F.Miss.Detail << Stream;
+    if (F.Miss.Reason != MissReason::None && F.Miss.Where) {
+      const auto *Call = dyn_cast<CallExpr>(F.Miss.Where);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      auto D = diag(SM.getFileLoc(F.Miss.Where->getBeginLoc()),
+                    MissNotes[static_cast<size_t>(F.Miss.Reason)],
+                    DiagnosticIDs::Note)
+               << F.Miss.Detail << Stream;
+      if (Callee)
+        D << Callee;
+      else
+        D << "the call";
+    }
     if (F.CalleeAccess)
       diag(SM.getFileLoc(F.CalleeAccess->getBeginLoc()),
            "%0 touches the buffer here", DiagnosticIDs::Note)

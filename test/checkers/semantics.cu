@@ -126,7 +126,7 @@ void streamWaitEventOnly(float *h, const float *d, cudaStream_t s,
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
   // CHECK: :[[@LINE-5]]:3: note: asynchronous device-to-host copy
-  // CHECK: :[[@LINE-4]]:3: note: cudaStreamWaitEvent makes a stream wait on the device; it does not block the host
+  // CHECK: :[[@LINE-4]]:3: note: 'cudaStreamWaitEvent' makes a stream wait on the device; it does not block the host
 }
 
 void streamWaitEventThenSyncThatStream(float *h, const float *d,
@@ -274,7 +274,7 @@ void streamDestroy(float *h, const float *d) {
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
   // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
-  // CHECK: :[[@LINE-4]]:3: note: cudaStreamDestroy returns at once; it does not wait for the copy
+  // CHECK: :[[@LINE-4]]:3: note: 'cudaStreamDestroy' returns at once; it does not wait for the copy
 }
 
 void hostCallback(void *);

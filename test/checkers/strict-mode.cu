@@ -57,7 +57,7 @@ void freeOtherBuffer(float *h, const float *d, float *dOther,
   consume(h[0]);
   // STRICT: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
   // STRICT: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
-  // STRICT: :[[@LINE-4]]:3: note: cudaFree and cudaFreeHost are not documented to synchronize; StrictMode does not count them
+  // STRICT: :[[@LINE-4]]:3: note: 'cudaFree' is not documented to synchronize; StrictMode does not count it
 }
 
 void freeHostOtherBuffer(float *h, const float *d, float *hOther,
