@@ -2,11 +2,9 @@
 //
 // semantics.md row: cuMemcpyDtoHAsync (driver API), no sync
 // Expected on the GPU: the access reads stale data (the sentinel)
-// Expected from the check: silent for now: the driver API is not modelled yet (rt-not-modelled: the agreement script lists it apart)
+// Expected from the check: warns on the read
 //
 // Twin: driver_api_sync.cu
-//
-// rt-not-modelled: the driver API (cuMemcpyDtoHAsync) is out of scope for the check so far
 //
 // REQUIRES: cuda-toolkit
 // RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
@@ -25,6 +23,7 @@ static void scenario() {
   rt::produce(d, n, s);
   cuMemcpyDtoHAsync(h, reinterpret_cast<CUdeviceptr>(d), bytes, s);
   float v = h[0]; // access: read
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: {{.*}}
   rt::observe("read", v);
   cudaDeviceSynchronize();
   cudaFreeHost(h);
