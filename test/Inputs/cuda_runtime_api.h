@@ -47,6 +47,8 @@
 #define cudaMemcpyFromArrayAsync __CUDART_API_PTSZ(cudaMemcpyFromArrayAsync)
 #define cudaMemcpy2DFromArrayAsync __CUDART_API_PTSZ(cudaMemcpy2DFromArrayAsync)
 #define cudaMemcpy3DAsync __CUDART_API_PTSZ(cudaMemcpy3DAsync)
+#define cudaMemcpyBatchAsync __CUDART_API_PTSZ(cudaMemcpyBatchAsync)
+#define cudaMemcpy3DBatchAsync __CUDART_API_PTSZ(cudaMemcpy3DBatchAsync)
 #define cudaMemsetAsync __CUDART_API_PTSZ(cudaMemsetAsync)
 #define cudaMemset2DAsync __CUDART_API_PTSZ(cudaMemset2DAsync)
 #define cudaStreamQuery __CUDART_API_PTSZ(cudaStreamQuery)
@@ -161,6 +163,15 @@ extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMemcpy2DAsync(void 
 extern __host__ cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream __dv(0));
 extern __host__ cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream __dv(0));
 extern __host__ cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream __dv(0));
+
+// Batch copies (CUDA 12.8+).  CUDA 13 signatures: no `size_t *failIdx`
+// parameter before the stream (the first form had one; cuda.h still declares
+// that form for the driver's cuMemcpyBatchAsync/cuMemcpy3DBatchAsync in its
+// __CUDA_API_VERSION_INTERNAL block, and HIP's hipMemcpyBatchAsync mirrors
+// it), no default for the stream.  Each copy's direction is inferred from the
+// pointers (no cudaMemcpyKind).
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream);
 
 extern __host__ cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
 extern __host__ cudaError_t CUDARTAPI cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);

@@ -142,6 +142,64 @@ struct __device_builtin__ cudaMemcpy3DParms {
   enum cudaMemcpyKind kind;  // Type of transfer
 };
 
+// ---- Batch copy descriptors (driver_types.h, CUDA 12.8+; real fields/order) -
+// Used by cudaMemcpyBatchAsync / cudaMemcpy3DBatchAsync.
+enum __device_builtin__ cudaMemcpyFlags {
+  cudaMemcpyFlagDefault = 0x0,
+  cudaMemcpyFlagPreferOverlapWithCompute = 0x1
+};
+
+enum __device_builtin__ cudaMemcpySrcAccessOrder {
+  cudaMemcpySrcAccessOrderInvalid = 0x0,
+  cudaMemcpySrcAccessOrderStream = 0x1,        // Source accessed in stream order
+  cudaMemcpySrcAccessOrderDuringApiCall = 0x2, // Source read before the call returns
+  cudaMemcpySrcAccessOrderAny = 0x3,           // Source may be read even after the call returns
+  cudaMemcpySrcAccessOrderMax = 0x7FFFFFFF
+};
+
+struct __device_builtin__ cudaMemcpyAttributes {
+  enum cudaMemcpySrcAccessOrder srcAccessOrder;
+  struct cudaMemLocation srcLocHint;
+  struct cudaMemLocation dstLocHint;
+  unsigned int flags; // See cudaMemcpyFlags
+};
+
+enum __device_builtin__ cudaMemcpy3DOperandType {
+  cudaMemcpyOperandTypePointer = 0x1,
+  cudaMemcpyOperandTypeArray = 0x2,
+  cudaMemcpyOperandTypeMax = 0x7FFFFFFF
+};
+
+struct __device_builtin__ cudaOffset3D {
+  size_t x;
+  size_t y;
+  size_t z;
+};
+
+struct __device_builtin__ cudaMemcpy3DOperand {
+  enum cudaMemcpy3DOperandType type;
+  union {
+    struct {
+      void *ptr;
+      size_t rowLength;   // Length of each row in elements
+      size_t layerHeight; // Height of each layer in elements
+      struct cudaMemLocation locHint;
+    } ptr;
+    struct {
+      cudaArray_t array;
+      struct cudaOffset3D offset;
+    } array;
+  } op;
+};
+
+struct __device_builtin__ cudaMemcpy3DBatchOp {
+  struct cudaMemcpy3DOperand src;
+  struct cudaMemcpy3DOperand dst;
+  struct cudaExtent extent;
+  enum cudaMemcpySrcAccessOrder srcAccessOrder;
+  unsigned int flags; // See cudaMemcpyFlags
+};
+
 // ---- Host callbacks (driver_types.h) ---------------------------------------
 #ifdef _WIN32
 #define CUDART_CB __stdcall
