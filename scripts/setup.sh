@@ -11,7 +11,10 @@ LLVM_MAJOR=${CARS_LLVM_MAJOR:-22}
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 PACKAGES=(cmake make python3 "clang-$LLVM_MAJOR" "clang-tidy-$LLVM_MAJOR"
           "libclang-$LLVM_MAJOR-dev" "llvm-$LLVM_MAJOR-dev"
-          "llvm-$LLVM_MAJOR-tools")
+          "llvm-$LLVM_MAJOR-tools"
+          # test/integration: the pre-commit hook, the CI gate's SARIF, git.
+          git pre-commit python3-yaml python3-jsonschema
+          python3-sarif-python-om python3-jschema-to-python)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -39,3 +39,40 @@ if os.path.exists(os.path.join(config.cuda_path, "include", "cuda_runtime.h")):
     config.available_features.add("cuda-toolkit")
 if os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
+
+# --- Integration tests (test/integration/): the commands in tools/ --------
+import re
+import shutil
+import subprocess
+
+config.substitutions.append(
+    ("%cars_tools", os.path.normpath(os.path.join(config.inputs_dir, "..", "..", "tools"))))
+config.substitutions.append(
+    ("%cars_build", os.path.dirname(os.path.dirname(config.plugin))))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+# The commands find the plugin under test (whichever build this suite runs).
+config.environment["CARS_PLUGIN"] = config.plugin
+_m = re.search(r"LLVM version (\d+)", subprocess.run(
+    [config.clang_tidy, "--version"], capture_output=True, text=True).stdout)
+config.llvm_major = int(_m.group(1)) if _m else 0
+config.substitutions.append(("%llvm_major", str(config.llvm_major)))
+config.available_features.add("llvm-%d" % config.llvm_major)
+# clang before 22 cannot parse CUDA 13's headers (its CUDA wrapper includes
+# texture_fetch_functions.h, which CUDA 13 removed): no real-header tests.
+try:
+    with open(os.path.join(config.cuda_path, "include", "cuda.h")) as _f:
+        _cv = int(re.search(r"#define CUDA_VERSION (\d+)", _f.read()).group(1))
+except (OSError, AttributeError):
+    _cv = 0
+if config.llvm_major < 22 and _cv >= 13000:
+    config.available_features.discard("cuda-toolkit")
+for _tool in ("cmake", "cpack", "git", "pre-commit", "dpkg-deb"):
+    if shutil.which(_tool):
+        config.available_features.add(_tool)
+if subprocess.run(["/usr/bin/python3", "-c",
+                   "import yaml, sarif_om, jschema_to_python, jsonschema"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("sarif")
+# A real `apt-get install ./x.deb` changes the machine: only where asked (CI).
+if os.environ.get("CARS_TEST_DEB_INSTALL") == "1" and os.geteuid() == 0:
+    config.available_features.add("deb-install")
