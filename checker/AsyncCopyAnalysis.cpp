@@ -22,6 +22,20 @@ namespace {
 // Expression helpers
 //===----------------------------------------------------------------------===//
 
+/// libtorch's stream wrappers name the stream they wrap: `s.stream()`,
+/// `s.unwrap()` and the conversion operators of c10::cuda::CUDAStream.
+bool isStreamConversion(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *M = MC->getMethodDecl();
+  const CXXRecordDecl *R = M ? M->getParent() : nullptr;
+  if (!R || !R->getIdentifier() ||
+      (R->getName() != "CUDAStream" && R->getName() != "Stream"))
+    return false;
+  if (isa<CXXConversionDecl>(M))
+    return true;
+  return M->getIdentifier() && MC->getNumArgs() == 0 &&
+         (M->getName() == "stream" || M->getName() == "unwrap");
+}
+
 /// Drops parentheses, casts (implicit and explicit: a `(cudaStream_t)cuStream`
 /// names the same stream) and default-argument wrappers.
 const Expr *strip(const Expr *E) {
@@ -37,6 +51,13 @@ const Expr *strip(const Expr *E) {
       E = W->getSubExpr();
     else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
       E = B->getSubExpr();
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+             MC && isStreamConversion(MC))
+      E = MC->getImplicitObjectArgument();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
+             CE->getConstructor()->isCopyOrMoveConstructor())
+      E = CE->getArg(0); // a copy of a handle names the same object
     else
       break;
   }
@@ -121,6 +142,10 @@ std::optional<long long> evalInt(const Expr *E, const ASTContext &Ctx) {
 /// A call's argument, or nullptr past the end (an omitted default argument
 /// is present as a CXXDefaultArgExpr in C++; in C it cannot be omitted).
 const Expr *arg(const CallExpr *C, int I) {
+  if (I == ObjectArg) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+    return MC ? MC->getImplicitObjectArgument() : nullptr;
+  }
   if (I < 0 || static_cast<unsigned>(I) >= C->getNumArgs())
     return nullptr;
   return C->getArg(I);
@@ -163,6 +188,91 @@ bool isStdCast(const CallExpr *C) {
   return F && F->isInStdNamespace() && F->getIdentifier() &&
          (F->getName() == "move" || F->getName() == "forward") &&
          C->getNumArgs() == 1;
+}
+
+/// at::Tensor (torch::Tensor): a handle to storage, which copies share.
+bool isTensorType(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier() ||
+      (RD->getName() != "Tensor" && RD->getName() != "TensorBase"))
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(RD->getDeclContext());
+  return NS && NS->getIdentifier() && NS->getName() == "at";
+}
+
+/// Does an expression mention a device (`kCPU`, `DeviceType::CUDA`,
+/// `"cuda:0"`, `.device(kCPU)`) or pinned memory (`.pinned_memory(true)`)?
+/// A bounded walk over its subexpressions.
+enum class Mention { Cpu, Cuda, Pinned };
+bool mentions(const Stmt *S, Mention M, unsigned Depth = 0) {
+  if (!S || Depth > 16)
+    return false;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
+    const NamedDecl *ND = D->getDecl();
+    if (!ND->getIdentifier())
+      return false;
+    llvm::StringRef N = ND->getName();
+    return M == Mention::Cpu    ? (N == "kCPU" || N == "CPU")
+           : M == Mention::Cuda ? (N == "kCUDA" || N == "CUDA")
+                                : false;
+  }
+  if (const auto *L = dyn_cast<StringLiteral>(S))
+    return (M == Mention::Cpu && L->getString().starts_with("cpu")) ||
+           (M == Mention::Cuda && L->getString().starts_with("cuda"));
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); MC && M == Mention::Pinned)
+    if (const auto *Method = MC->getMethodDecl();
+        Method && Method->getIdentifier() &&
+        Method->getName() == "pinned_memory")
+    {
+      if (MC->getNumArgs() == 0)
+        return true;
+      // pinned_memory(true), or through c10::optional<bool>(true).
+      const Expr *A = MC->getArg(0);
+      while (true) {
+        A = strip(A);
+        const auto *CE = dyn_cast_or_null<CXXConstructExpr>(A);
+        if (!CE || CE->getNumArgs() != 1)
+          break;
+        A = CE->getArg(0);
+      }
+      const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(A);
+      return B && B->getValue();
+    }
+  if (isa<LambdaExpr>(S))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, M, Depth + 1))
+      return true;
+  return false;
+}
+
+/// The argument a libtorch call passes for its `non_blocking` parameter
+/// (found by name: Tensor::to has several overloads), or nullptr.
+const Expr *nonBlockingArg(const CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F)
+    return nullptr;
+  for (unsigned I = 0; I < F->getNumParams() && I < C->getNumArgs(); ++I)
+    if (const IdentifierInfo *Id = F->getParamDecl(I)->getIdentifier();
+        Id && Id->getName() == "non_blocking")
+      return C->getArg(I);
+  return nullptr;
+}
+
+/// Where a Tensor::to target device is the CPU: its arguments other than the
+/// flags mention kCPU / "cpu". (`t.to(other_tensor, ...)` and dtype-only
+/// conversions keep the device: not a device-to-host copy.)
+bool targetsCpu(const CallExpr *C) {
+  for (const Expr *A : C->arguments())
+    if (A != nonBlockingArg(C) && mentions(A, Mention::Cpu))
+      return true;
+  return false;
+}
+bool targetsCuda(const CallExpr *C) {
+  for (const Expr *A : C->arguments())
+    if (A != nonBlockingArg(C) && mentions(A, Mention::Cuda))
+      return true;
+  return false;
 }
 
 /// The storage a pointer-valued expression points into: the variable, member
@@ -216,7 +326,9 @@ const Expr *bufferRoot(const Expr *E) {
       const auto *M = MC->getMethodDecl();
       if (M && M->getIdentifier() &&
           (M->getName() == "data" || M->getName() == "get" ||
-           M->getName() == "c_str")) {
+           M->getName() == "c_str" || M->getName() == "data_ptr" ||
+           M->getName() == "mutable_data_ptr" ||
+           M->getName() == "const_data_ptr")) {
         E = MC->getImplicitObjectArgument();
         continue;
       }
@@ -500,6 +612,15 @@ struct AsyncCopyAnalysis::Impl {
 
   // Collected by the AST walk.
   std::vector<const CallExpr *> Calls;
+  std::vector<const CXXConstructExpr *> Guards; ///< CUDAStreamGuard
+  /// Where libtorch's current stream changes: from Begin to the end of
+  /// Scope (or of the function, for a null Scope), in source order.
+  struct StreamSetter {
+    SourceLocation Begin;
+    const Stmt *Scope;
+    StreamRef Stream;
+  };
+  std::vector<StreamSetter> Setters;
   std::vector<std::pair<const Expr *, const Expr *>> Assigns; ///< lhs, rhs
   std::vector<const Expr *> Candidates; ///< DeclRefExpr / MemberExpr / ...
   /// cudaMemcpy3DParms fields assigned: var -> (field name, value, location)
@@ -531,6 +652,11 @@ struct AsyncCopyAnalysis::Impl {
       return S;
     }
     S.Spelling = spelling(E, Ctx);
+    if (const Expr *Current = currentStreamSource(E)) {
+      StreamRef C = currentStreamAt(Current->getBeginLoc());
+      C.Spelling = S.Spelling;
+      return C;
+    }
     if (auto V = evalInt(strip(E), Ctx)) {
       if (*V == 0)
         S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
@@ -546,6 +672,59 @@ struct AsyncCopyAnalysis::Impl {
     S.Key = exprKey(E);
     S.NonBlocking = NonBlockingStreams.count(S.Key) != 0;
     return S;
+  }
+
+  /// `getCurrentCUDAStream()`, or a variable initialised from it: the call.
+  const Expr *currentStreamSource(const Expr *E) {
+    E = strip(E);
+    if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+          V && V->hasLocalStorage() && V->getInit() && !MutatedVars.count(V))
+        E = strip(V->getInit());
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1)
+      E = strip(CE->getArg(0));
+    const auto *C = dyn_cast_or_null<CallExpr>(E);
+    const ApiEntry *A = C ? Model.lookup(C->getDirectCallee()) : nullptr;
+    return A && A->Role == ApiRole::CurrentStream ? C : nullptr;
+  }
+
+  /// libtorch's current CUDA stream at a point: the innermost
+  /// CUDAStreamGuard in scope or the last setCurrentCUDAStream before it,
+  /// else the default stream (PyTorch's default: the device's stream 0).
+  StreamRef currentStreamAt(SourceLocation L) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    StreamRef Best = streamOf(nullptr);
+    for (const StreamSetter &Set : Setters) {
+      if (!SM.isBeforeInTranslationUnit(Set.Begin, L))
+        continue;
+      if (Set.Scope && !SM.isBeforeInTranslationUnit(
+                           L, Set.Scope->getEndLoc()))
+        continue;
+      Best = Set.Stream;
+    }
+    return Best;
+  }
+
+  void collectStreamSetters() {
+    auto Add = [&](const Expr *At, const Expr *StreamE, const Stmt *Scope) {
+      Setters.push_back({At->getBeginLoc(), Scope, streamOf(StreamE)});
+    };
+    for (const CXXConstructExpr *G : Guards) {
+      const Stmt *Scope = G;
+      while (Scope && !isa<CompoundStmt>(Scope))
+        Scope = PM.getParent(Scope);
+      Add(G, G->getArg(0), Scope);
+    }
+    for (const CallExpr *C : Calls) {
+      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
+        Add(C, C->getArg(0), nullptr);
+    }
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::sort(Setters, [&](const StreamSetter &A, const StreamSetter &B) {
+      return SM.isBeforeInTranslationUnit(A.Begin, B.Begin);
+    });
   }
 
   /// Does a host sync of stream S complete a copy on stream C? ("Stream
@@ -596,6 +775,13 @@ struct AsyncCopyAnalysis::Impl {
     }
     bool VisitCallExpr(CallExpr *C) {
       I.Calls.push_back(C);
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      // c10::cuda::CUDAStreamGuard g(s): s is current until the scope ends.
+      const ApiEntry *E = I.Model.lookup(C->getConstructor());
+      if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
+        I.Guards.push_back(C);
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr *D) {
@@ -686,6 +872,64 @@ struct AsyncCopyAnalysis::Impl {
     return std::max(P, declProvenance(Root));
   }
 
+  /// Where a tensor's storage lives, from the expression that gives the
+  /// variable its value; views and copies of a tensor handle share its
+  /// storage (an alias).
+  void tensorProvenance(const std::string &Key, const Expr *Rhs) {
+    const Expr *E = strip(Rhs);
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1)
+      E = strip(CE->getArg(0));
+    if (!E)
+      return;
+    if (isa<DeclRefExpr, MemberExpr>(E) && isTensorType(E->getType())) {
+      Aliases.unite(Key, exprKey(E));
+      return;
+    }
+    const auto *C = dyn_cast<CallExpr>(E);
+    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+    if (!F || !F->getIdentifier())
+      return;
+    llvm::StringRef Name = F->getName();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (Name == "pin_memory")
+        return Aliases.mark(Key, Provenance::Pinned);
+      if (Name == "cuda")
+        return Aliases.mark(Key, Provenance::Device);
+      if (Name == "cpu")
+        return Aliases.mark(Key, Provenance::Pageable);
+      if (Name == "to") {
+        auto NB = constantArg(nonBlockingArg(C));
+        if (targetsCuda(C))
+          return Aliases.mark(Key, Provenance::Device);
+        if (targetsCpu(C))
+          return Aliases.mark(Key, NB && *NB ? Provenance::Pinned
+                                             : Provenance::Pageable);
+        return; // a dtype conversion: same device, new storage (unknown)
+      }
+      if (llvm::is_contained({"view", "slice", "narrow", "select", "reshape",
+                              "view_as", "flatten", "squeeze", "unsqueeze",
+                              "transpose", "t", "permute", "expand",
+                              "as_strided", "detach", "alias", "index",
+                              "operator[]"},
+                             Name) &&
+          Obj && isTensorType(Obj->getType()))
+        if (const Expr *Root = bufferRoot(Obj))
+          Aliases.unite(Key, exprKey(Root));
+      return;
+    }
+    // Factories: CPU memory unless the options say otherwise.
+    if (F->isInStdNamespace() || !llvm::is_contained(
+            {"empty", "zeros", "ones", "full", "rand", "randn", "randint",
+             "arange", "linspace", "empty_strided", "tensor"},
+            Name))
+      return;
+    Aliases.mark(Key, mentions(C, Mention::Pinned) ? Provenance::Pinned
+                      : mentions(C, Mention::Cuda) ? Provenance::Device
+                                                   : Provenance::Pageable);
+  }
+
   /// The pointer an allocation call writes: `&p` (or `(void **)&p`).
   const Expr *allocTarget(const CallExpr *C, const ApiEntry &E) {
     const Expr *A = arg(C, E.PtrArg);
@@ -715,6 +959,10 @@ struct AsyncCopyAnalysis::Impl {
         LhsKey = "d" + ptrKey(V->getCanonicalDecl());
         LhsType = V->getType();
       }
+      if (isTensorType(LhsType)) {
+        tensorProvenance(LhsKey, Rhs);
+        continue;
+      }
       if (!LhsType->isPointerType() && !LhsType->isReferenceType())
         continue;
       if (isPageableAllocation(Rhs)) {
@@ -735,6 +983,31 @@ struct AsyncCopyAnalysis::Impl {
           Aliases.mark(exprKey(T), E->Role == ApiRole::PinnedAlloc
                                        ? Provenance::Pinned
                                        : Provenance::Device);
+      } else if (E->Role == ApiRole::TorchCopy &&
+                 C->getDirectCallee()->getName() == "to" && targetsCpu(C)) {
+        // b.to(kCPU, ...): b is on the GPU (a CPU tensor's to(kCPU) is a
+        // no-op, so there would be nothing to copy anyway).
+        if (const Expr *Obj = arg(C, ObjectArg))
+          if (const Expr *Root = bufferRoot(Obj))
+            Aliases.mark(exprKey(Root), Provenance::Device);
+      } else if (E->Role == ApiRole::PoolStream) {
+        // c10::cuda::getStreamFromPool: PyTorch creates its pool streams
+        // with cudaStreamNonBlocking (c10/cuda/CUDAStream.cpp).
+        for (size_t N = 0, VI = 0; N < Assigns.size(); ++N) {
+          if (Assigns[N].first) {
+            if (strip(Assigns[N].second) == C)
+              NonBlockingStreams.insert(exprKey(Assigns[N].first));
+            continue;
+          }
+          const VarDecl *V = InitVars[VI++];
+          if (strip(Assigns[N].second) == C ||
+              (isa<CXXConstructExpr>(strip(Assigns[N].second)) &&
+               cast<CXXConstructExpr>(strip(Assigns[N].second))
+                       ->getNumArgs() == 1 &&
+               strip(cast<CXXConstructExpr>(strip(Assigns[N].second))
+                         ->getArg(0)) == C))
+            NonBlockingStreams.insert("d" + ptrKey(V->getCanonicalDecl()));
+        }
       } else if (E->Role == ApiRole::StreamCreate && E->FlagsArg != NoArg) {
         auto Flags = evalInt(arg(C, E->FlagsArg), Ctx);
         const Expr *T = allocTarget(C, *E);
@@ -882,11 +1155,16 @@ struct AsyncCopyAnalysis::Impl {
 
   void addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
                const StreamRef &S, const Expr *Inner) {
+    addCopy(C, exprKey(Root), spelling(Root, Ctx), Pageable, S, Inner);
+  }
+  void addCopy(const CallExpr *C, const std::string &Key,
+               const std::string &Name, bool Pageable, const StreamRef &S,
+               const Expr *Inner) {
     CopySite *Site = newCopy();
     Site->Call = C;
     Site->InnerCopy = Inner;
-    Site->Buffer = Aliases.classKey(exprKey(Root));
-    Site->BufferName = spelling(Root, Ctx);
+    Site->Buffer = Aliases.classKey(Key);
+    Site->BufferName = Name;
     Site->Stream = S;
     Site->Pageable = Pageable;
     Event Ev(Event::Copy);
@@ -935,7 +1213,12 @@ struct AsyncCopyAnalysis::Impl {
     if (isa<CUDAKernelCallExpr>(C))
       return true;
     const FunctionDecl *F = C->getDirectCallee();
-    return F && (Model.lookup(F) || isUnmodelledGpuApi(F));
+    if (!F)
+      return false;
+    const ApiEntry *E = Model.lookup(F);
+    if (E && E->Family == ApiFamily::Torch)
+      return false; // tensors handed to copy_ / to are read on the host
+    return E || isUnmodelledGpuApi(F);
   }
 
   /// Classifies one occurrence of a tracked buffer; adds an Access event when
@@ -1037,7 +1320,11 @@ struct AsyncCopyAnalysis::Impl {
           Cur = P;
           continue;
         }
-        if (Element) { // h[i].x
+        if (Element) { // h[i].x, h[i].method()
+          if (const auto *MC =
+                  dyn_cast_or_null<CXXMemberCallExpr>(PM.getParent(P));
+              MC && MC->getCallee()->IgnoreParens() == P)
+            return Emit(AccessKind::Read, MC);
           Cur = P;
           continue;
         }
@@ -1047,23 +1334,45 @@ struct AsyncCopyAnalysis::Impl {
         if (!Method || !Method->getIdentifier())
           return Emit(AccessKind::Read, P);
         llvm::StringRef Name = Method->getName();
-        if (Name == "data" || Name == "get" || Name == "c_str") {
+        if (llvm::is_contained({"data", "get", "c_str", "data_ptr",
+                                "mutable_data_ptr", "const_data_ptr"},
+                               Name)) {
           Cur = MC;
           continue;
         }
-        if (llvm::is_contained({"size", "capacity", "empty", "length",
-                                "max_size", "get_allocator"},
-                               Name))
+        // Metadata, not storage (containers and tensors).
+        if (llvm::is_contained(
+                {"size", "capacity", "empty", "length", "max_size",
+                 "get_allocator", "sizes", "numel", "dim", "dtype",
+                 "scalar_type", "device", "is_pinned", "is_cuda", "is_cpu",
+                 "options", "defined", "stride", "strides", "element_size",
+                 "nbytes", "itemsize", "get_device", "layout",
+                 "requires_grad", "is_contiguous"},
+                Name))
+          return;
+        // A copy to the GPU on the current stream is ordered after the
+        // copy that produced the tensor.
+        if (Name == "cuda" || (Name == "to" && targetsCuda(MC)))
           return;
         Cur = MC;
-        bool Mutates = llvm::is_contained(
-            {"push_back", "emplace_back", "pop_back", "resize", "assign",
-             "clear", "insert", "emplace", "erase", "fill", "swap", "append",
-             "replace", "copy_", "fill_", "zero_", "index_put_"},
-            Name);
+        bool Mutates =
+            Name.ends_with("_") || // in-place tensor operations
+            llvm::is_contained({"push_back", "emplace_back", "pop_back",
+                                "resize", "assign", "clear", "insert",
+                                "emplace", "erase", "fill", "swap", "append",
+                                "replace"},
+                               Name);
         return Emit(Mutates ? AccessKind::Write : AccessKind::Read, MC);
       }
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+        if (Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur &&
+            isTensorType(Op->getType())) {
+          Cur = P; // t[0] is a view of t's storage
+          continue;
+        }
+        if (Op->isAssignmentOp() && Op->getArg(0) == Cur &&
+            BindingAssignments.count(Op))
+          return; // `t = b.to(kCPU, true)`: binds the copy's destination
         if (Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur) {
           if (Element)
             return Emit(AccessKind::Read, P);
@@ -1090,7 +1399,14 @@ struct AsyncCopyAnalysis::Impl {
         // The pointer, or an element bound to a reference parameter.
         return Emit(AccessKind::PassedToFunction, C, C->getDirectCallee());
       }
+      if (isa<InitListExpr, CXXStdInitializerListExpr>(P) && !Element &&
+          !cast<Expr>(Cur)->getType()->isPointerType()) {
+        Cur = P; // torch::cat({a, b}): the list is what is passed
+        continue;
+      }
       if (const auto *CC = dyn_cast<CXXConstructExpr>(P)) {
+        if (isTensorType(CC->getType()) && !Element)
+          return; // another handle to the same storage: an alias
         const CXXConstructorDecl *Ctor = CC->getConstructor();
         if (Ctor && (Ctor->isCopyOrMoveConstructor() || Element))
           return Emit(AccessKind::Read, P);
@@ -1134,6 +1450,11 @@ struct AsyncCopyAnalysis::Impl {
       if (const ApiEntry *E = Model.lookup(Callee)) {
         if (isPerThreadName(Callee))
           PerThread = true;
+        if (E->Role == ApiRole::TorchCopy ||
+            E->Role == ApiRole::TorchBlockingRead) {
+          collectTorchCopy(C, *E);
+          continue;
+        }
         if (E->Role == ApiRole::AsyncCopy) {
           bool Pageable = false;
           if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
@@ -1187,7 +1508,95 @@ struct AsyncCopyAnalysis::Impl {
     }
   }
 
+  /// libtorch copies. `b.to(<CPU>, .., /*non_blocking=*/true)` copies into
+  /// a new pinned tensor: the variable it initialises or is assigned to,
+  /// or else a temporary that its consumer reads at once (the seed:
+  /// `a.copy_(b.to(kCPU, true))`). `dst.copy_(src, true)` copies into dst.
+  /// Blocking forms, `.item()` and `.cpu()` of a tensor known to be on the
+  /// GPU synchronize the current stream.
+  void collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
+    const Expr *Obj = arg(C, ObjectArg);
+    const Expr *ObjRoot = Obj ? bufferRoot(Obj) : nullptr;
+    auto OnDevice = [&](const Expr *Root) {
+      return Root && provenanceOf(Root) == Provenance::Device;
+    };
+    llvm::StringRef Name = C->getDirectCallee()->getName();
+    auto NB = constantArg(nonBlockingArg(C));
+    bool Async = NB && *NB;
+    StreamRef Current = currentStreamAt(C->getBeginLoc());
+    auto BlockingSync = [&] {
+      Event Ev(Event::Api);
+      Ev.Anchor = C;
+      Ev.CE = C;
+      Ev.Entry = &E;
+      Events.push_back(std::move(Ev));
+    };
+    if (E.Role == ApiRole::TorchBlockingRead || (Name == "to" && !Async)) {
+      if (OnDevice(ObjRoot) && (E.Role == ApiRole::TorchBlockingRead ||
+                                targetsCpu(C)))
+        BlockingSync();
+      return;
+    }
+    if (Name == "copy_") {
+      const Expr *Src = arg(C, 0);
+      const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
+      if (!Async) {
+        if (OnDevice(SrcRoot))
+          BlockingSync();
+        return;
+      }
+      if (!ObjRoot)
+        return;
+      Provenance Dst = provenanceOf(ObjRoot);
+      Provenance From = SrcRoot ? provenanceOf(SrcRoot) : Provenance::Unknown;
+      if (Dst == Provenance::Device || From == Provenance::Pinned ||
+          From == Provenance::Pageable)
+        return; // into the GPU, or host to host
+      bool Pageable = Dst == Provenance::Pageable;
+      if (Pageable && !Opts.StrictMode)
+        return;
+      addCopy(C, ObjRoot, Pageable, Current, nullptr);
+      return;
+    }
+    if (Name != "to" || !targetsCpu(C))
+      return;
+    // Where does the pinned result go?
+    const Stmt *Cur = C;
+    const Stmt *P = PM.getParent(Cur);
+    while (P && (isa<MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                     ImplicitCastExpr, ExprWithCleanups, ParenExpr>(P) ||
+                 (isa<CXXConstructExpr>(P) &&
+                  cast<CXXConstructExpr>(P)->getNumArgs() == 1))) {
+      Cur = P;
+      P = PM.getParent(P);
+    }
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(P);
+        DS && DS->isSingleDecl())
+      if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+          V && !V->getType()->isReferenceType()) {
+        addCopy(C, "d" + ptrKey(V->getCanonicalDecl()), V->getName().str(),
+                false, Current, nullptr);
+        return;
+      }
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        Op->getArg(1) == Cur &&
+        isa<DeclRefExpr, MemberExpr>(strip(Op->getArg(0)))) {
+      addCopy(C, strip(Op->getArg(0)), false, Current, nullptr);
+      BindingAssignments.insert(Op);
+      return;
+    }
+    // A temporary: read by whatever consumes it.
+    std::string Key = "tmp" + ptrKey(C);
+    addCopy(C, Key, spelling(C, Ctx), false, Current, nullptr);
+    TemporaryCopies.push_back({C, Aliases.classKey(Key)});
+  }
+  std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
+  std::set<const Stmt *> BindingAssignments; ///< `t = b.to(kCPU, true)`
+
   void collectAccessEvents() {
+    for (const auto &[C, Class] : TemporaryCopies)
+      classifyUse(C, Class);
     std::set<std::string> Tracked;
     for (const CopySite *S : Copies)
       if (!S->Buffer.empty())
@@ -1313,7 +1722,9 @@ struct AsyncCopyAnalysis::Impl {
       return;
     }
     case ApiRole::EventRecord: {
-      StreamRef S = streamOf(arg(C, E.StreamArg));
+      StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
+                        ? currentStreamAt(C->getBeginLoc())
+                        : streamOf(arg(C, E.StreamArg));
       State::EventInfo Info;
       Info.Record = C;
       Info.Stream = S;
@@ -1379,9 +1790,18 @@ struct AsyncCopyAnalysis::Impl {
       }
       return;
     }
+    case ApiRole::TorchCopy:
+    case ApiRole::TorchBlockingRead:
+      // Only created for blocking reads of GPU tensors: the copy runs on the
+      // current stream and the call returns after it.
+      syncStream(St, currentStreamAt(C->getBeginLoc()), C);
+      return;
     case ApiRole::PinnedAlloc:
     case ApiRole::DeviceAlloc:
     case ApiRole::StreamCreate:
+    case ApiRole::CurrentStream:
+    case ApiRole::SetCurrentStream:
+    case ApiRole::PoolStream:
       return;
     }
   }
@@ -1526,10 +1946,12 @@ struct AsyncCopyAnalysis::Impl {
       bool Eq = B->getOpcode() == BO_EQ;
       SuccessOnTrue = (*V == CudaSuccess) == Eq;
     } else {
-      Q = QueryOf(Cond); // truthy result: an error code
+      Q = QueryOf(Cond);
       if (!Q)
         return std::nullopt;
-      SuccessOnTrue = false;
+      // cudaStreamQuery: a truthy result is an error code; CUDAStream::query
+      // returns true once complete.
+      SuccessOnTrue = Model.lookup(Q->getDirectCallee())->QueryReturnsBool;
     }
     if (Negated)
       SuccessOnTrue = !SuccessOnTrue;
@@ -1586,6 +2008,7 @@ struct AsyncCopyAnalysis::Impl {
     if (Broken)
       return false;
     buildAliasesAndProvenance();
+    collectStreamSetters();
     if (SummaryMode)
       seedSummaryCopies();
     collectCallEvents();

@@ -67,6 +67,8 @@ void AsyncReadBeforeSyncCheck::storeOptions(
 
 void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
   std::vector<std::string> Names = Model->namesWithRole(ApiRole::AsyncCopy);
+  for (std::string &N : Model->namesWithRole(ApiRole::TorchCopy))
+    Names.push_back(std::move(N));
   std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());
   auto CopyCall = callExpr(callee(functionDecl(hasAnyName(Refs))));
   // Callables that issue a copy, or call a helper (with a visible body)

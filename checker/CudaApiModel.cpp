@@ -2,6 +2,7 @@
 
 #include "CudaApiModel.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -67,7 +68,8 @@ ApiEntry fixedBlocking(llvm::StringRef Name, int Kind) {
 /// runtime). Names are matched without their _v2 / _v3 / _ptsz / _ptds
 /// suffixes, which cuda.h adds with macros. CUstream is the runtime's
 /// cudaStream_t (both are `struct CUstream_st *`).
-void appendDriverApi(std::vector<ApiEntry> &T) {
+void appendDriverApi(std::vector<ApiEntry> &Out) {
+  std::vector<ApiEntry> T;
   T.push_back(fixedCopy("cuMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3));
   // cuMemcpyAsync: unified addressing infers the direction from the
   // pointers, as cudaMemcpyDefault does.
@@ -113,6 +115,10 @@ void appendDriverApi(std::vector<ApiEntry> &T) {
                     PtrArgForm::AddressOfPointer, 1));
   T.push_back(alloc("cuStreamCreateWithPriority", ApiRole::StreamCreate,
                     PtrArgForm::AddressOfPointer, 1));
+  for (ApiEntry &E : T) {
+    E.Family = ApiFamily::CudaDriver;
+    Out.push_back(E);
+  }
 }
 
 /// HIP (hip_runtime_api.h, HIP Runtime API reference): the runtime API's
@@ -177,6 +183,68 @@ void appendHip(std::vector<ApiEntry> &T) {
                         PtrArgForm::AddressOfPointer, 1)));
   T.push_back(Hip(alloc("hipStreamCreateWithPriority", ApiRole::StreamCreate,
                         PtrArgForm::AddressOfPointer, 1)));
+}
+
+/// libtorch / ATen (PyTorch 2.x C++ API; the declarations are the same in
+/// libtorch 1.13): rows by qualified name. Tensor copies run on the current
+/// CUDA stream (c10::cuda::getCurrentCUDAStream), which is the device's
+/// default stream unless a CUDAStreamGuard or setCurrentCUDAStream changed
+/// it.
+void appendTorch(std::vector<ApiEntry> &T) {
+  auto Torch = [](ApiEntry E) {
+    E.Family = ApiFamily::Torch;
+    return E;
+  };
+  T.push_back(Torch(ApiEntry{"at::Tensor::to", ApiRole::TorchCopy}));
+  T.push_back(Torch(ApiEntry{"at::Tensor::copy_", ApiRole::TorchCopy}));
+  T.push_back(Torch(ApiEntry{"at::Tensor::item", ApiRole::TorchBlockingRead}));
+  T.push_back(Torch(ApiEntry{"at::Tensor::cpu", ApiRole::TorchBlockingRead}));
+  T.push_back(Torch(ApiEntry{"torch::cuda::synchronize", ApiRole::DeviceSync}));
+  T.push_back(
+      Torch(ApiEntry{"c10::cuda::device_synchronize", ApiRole::DeviceSync}));
+  for (llvm::StringRef Cls : {"c10::cuda::CUDAStream", "c10::Stream"}) {
+    T.push_back(Torch(onStream(Cls.str() == "c10::Stream"
+                                   ? "c10::Stream::synchronize"
+                                   : "c10::cuda::CUDAStream::synchronize",
+                               ApiRole::StreamSync, ObjectArg)));
+    ApiEntry Q = onStream(Cls.str() == "c10::Stream"
+                              ? "c10::Stream::query"
+                              : "c10::cuda::CUDAStream::query",
+                          ApiRole::StreamQuery, ObjectArg);
+    Q.QueryReturnsBool = true;
+    T.push_back(Torch(Q));
+  }
+  // at::cuda::CUDAEvent: record() on the current stream, or record(stream).
+  for (llvm::StringRef Name :
+       {"at::cuda::CUDAEvent::record", "at::cuda::CUDAEvent::recordOnce"}) {
+    ApiEntry E = onEvent(Name, ApiRole::EventRecord, ObjectArg, 0);
+    E.OmittedStreamIsCurrent = true;
+    T.push_back(Torch(E));
+  }
+  T.push_back(Torch(onEvent("at::cuda::CUDAEvent::synchronize",
+                            ApiRole::EventSync, ObjectArg)));
+  {
+    ApiEntry Q = onEvent("at::cuda::CUDAEvent::query", ApiRole::EventQuery,
+                         ObjectArg);
+    Q.QueryReturnsBool = true;
+    T.push_back(Torch(Q));
+  }
+  {
+    // event.block(stream): the stream waits on the device, like
+    // cudaStreamWaitEvent.
+    ApiEntry E = onStream("at::cuda::CUDAEvent::block", ApiRole::NotASync, 0,
+                          MissReason::StreamWaitEvent);
+    E.EventArg = ObjectArg;
+    T.push_back(Torch(E));
+  }
+  T.push_back(Torch(ApiEntry{"c10::cuda::getCurrentCUDAStream",
+                             ApiRole::CurrentStream}));
+  T.push_back(Torch(ApiEntry{"c10::cuda::getStreamFromPool",
+                             ApiRole::PoolStream}));
+  T.push_back(Torch(onStream("c10::cuda::setCurrentCUDAStream",
+                             ApiRole::SetCurrentStream, 0)));
+  T.push_back(Torch(onStream("c10::cuda::CUDAStreamGuard::CUDAStreamGuard",
+                             ApiRole::SetCurrentStream, 0)));
 }
 
 std::vector<ApiEntry> buildTable() {
@@ -281,6 +349,7 @@ std::vector<ApiEntry> buildTable() {
 
   appendDriverApi(T);
   appendHip(T);
+  appendTorch(T);
   return T;
 }
 
@@ -328,17 +397,28 @@ ApiModel::ApiModel(std::vector<ApiEntry> Rows) : UserRows(std::move(Rows)) {
 }
 
 const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
-  if (!Callee || !Callee->getIdentifier())
+  // Constructors have no identifier (c10::cuda::CUDAStreamGuard's is a row).
+  if (!Callee || (!Callee->getIdentifier() && !isa<CXXConstructorDecl>(Callee)))
     return nullptr;
-  if (!User.empty()) {
+  if (!User.empty() && Callee->getIdentifier()) {
     auto It = User.find(Callee->getQualifiedNameAsString());
     if (It == User.end())
       It = User.find(Callee->getName());
     if (It != User.end())
       return It->second;
   }
-  if (!isGlobalFunction(Callee))
-    return nullptr;
+  if (!isGlobalFunction(Callee)) {
+    // Library rows (libtorch) by qualified name; cheap test first.
+    const DeclContext *Outer = Callee->getDeclContext();
+    while (Outer->getParent() && !Outer->getParent()->isTranslationUnit())
+      Outer = Outer->getParent();
+    const auto *NS = dyn_cast<NamespaceDecl>(Outer);
+    if (!NS || !NS->getIdentifier() ||
+        !llvm::is_contained({"at", "c10", "torch"}, NS->getName()))
+      return nullptr;
+    auto It = index().find(Callee->getQualifiedNameAsString());
+    return It == index().end() ? nullptr : It->second;
+  }
   llvm::StringRef Name = Callee->getName();
   for (llvm::StringRef S : PerThreadSuffixes)
     Name.consume_back(S);

@@ -34,6 +34,23 @@ enum class ApiRole {
   /// cudaMemcpyDefault with a destination not known to be device memory and a
   /// source not known to be host memory.
   AsyncCopy,
+  /// libtorch: `t.to(<CPU>, .., /*non_blocking=*/true)` (the result, a
+  /// pinned tensor, is the destination) and `dst.copy_(src, true)`. Both run
+  /// on the current CUDA stream. With non_blocking false, a blocking copy
+  /// that synchronizes the current stream when its source is on the GPU.
+  TorchCopy,
+  /// libtorch: `.item()` / `.cpu()` of a CUDA tensor: synchronizes the
+  /// current stream.
+  TorchBlockingRead,
+  /// libtorch: returns the current CUDA stream (getCurrentCUDAStream).
+  CurrentStream,
+  /// libtorch: returns a stream from the pool (getStreamFromPool), which
+  /// PyTorch creates with cudaStreamNonBlocking.
+  PoolStream,
+  /// libtorch: makes its stream argument the current stream, for the rest of
+  /// the function (setCurrentCUDAStream) or, for a guard object, of the
+  /// enclosing scope (CUDAStreamGuard).
+  SetCurrentStream,
   /// Blocks the host until all preceding work on the device has completed
   /// (cudaDeviceSynchronize).
   DeviceSync,
@@ -96,6 +113,8 @@ enum class MissReason {
 enum class PtrArgForm { AddressOfPointer, Pointer };
 
 constexpr int NoArg = -1;
+/// The implicit object of a member call (`stream.synchronize()`).
+constexpr int ObjectArg = -2;
 
 /// Copies described by a struct passed by address.
 enum class ParamsStructKind {
@@ -109,7 +128,7 @@ enum class ParamsStructKind {
 };
 
 /// Which API a row belongs to (for the docs and family-specific defaults).
-enum class ApiFamily { CudaRuntime, CudaDriver, Hip, User };
+enum class ApiFamily { CudaRuntime, CudaDriver, Hip, Torch, User };
 
 /// One modelled function. Argument indices are 0-based positions in the
 /// call; NoArg where the function has no such argument.
@@ -128,6 +147,12 @@ struct ApiEntry {
   /// the function always has (cuMemcpyDtoHAsync: device-to-host;
   /// cuMemcpyAsync: inferred from the pointers, as cudaMemcpyDefault).
   int FixedKind = NoArg;
+  /// StreamQuery / EventQuery: returns a bool that is true once complete
+  /// (c10::cuda::CUDAStream::query) instead of cudaSuccess.
+  bool QueryReturnsBool = false;
+  /// An omitted stream argument means the current stream (libtorch), not
+  /// the default stream.
+  bool OmittedStreamIsCurrent = false;
   /// AsyncCopy / BlockingTransfer: the destination and direction are
   /// fields of a parameter struct whose address is argument 0.
   ParamsStructKind Struct = ParamsStructKind::None;
