@@ -1150,6 +1150,11 @@ struct AsyncCopyAnalysis::Impl {
     if (DstProv == Provenance::Device)
       return nullptr;
     Pageable = DstProv == Provenance::Pageable;
+    // HIP documents it (hip_runtime_api.h, hipMemcpyAsync): "If host or
+    // dest are not pinned, the memory copy will be performed
+    // synchronously." A guarantee, so not even StrictMode warns.
+    if (Pageable && E.Family == ApiFamily::Hip)
+      return nullptr;
     return Root;
   }
 
@@ -1405,8 +1410,25 @@ struct AsyncCopyAnalysis::Impl {
         continue;
       }
       if (const auto *CC = dyn_cast<CXXConstructExpr>(P)) {
-        if (isTensorType(CC->getType()) && !Element)
-          return; // another handle to the same storage: an alias
+        if (isTensorType(CC->getType()) && !Element) {
+          // Another handle to the same storage: an alias where it is bound
+          // to a variable or returned; passed on (by value, in a list),
+          // what it is passed to decides.
+          if (isa_and_nonnull<DeclStmt, ReturnStmt>(PM.getParent(CC)))
+            return;
+          Cur = P;
+          continue;
+        }
+        // A wrapper built only to be passed on (an ArrayRef or list of
+        // tensors for torch::cat): the call it is passed to is the consumer.
+        const Stmt *Up = PM.getParent(CC);
+        while (isa_and_nonnull<MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                                ImplicitCastExpr>(Up))
+          Up = PM.getParent(Up);
+        if (!Element && isa_and_nonnull<CallExpr>(Up)) {
+          Cur = P;
+          continue;
+        }
         const CXXConstructorDecl *Ctor = CC->getConstructor();
         if (Ctor && (Ctor->isCopyOrMoveConstructor() || Element))
           return Emit(AccessKind::Read, P);
@@ -1520,6 +1542,23 @@ struct AsyncCopyAnalysis::Impl {
     auto OnDevice = [&](const Expr *Root) {
       return Root && provenanceOf(Root) == Provenance::Device;
     };
+    // b.sum().item(): a tensor computed from a GPU tensor is on the GPU.
+    if (!ObjRoot && Obj) {
+      const Expr *X = strip(Obj);
+      while (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(X)) {
+        const CXXMethodDecl *M = MC->getMethodDecl();
+        if (!M || !M->getIdentifier() ||
+            llvm::is_contained({"to", "cpu", "cuda", "pin_memory"},
+                               M->getName()) ||
+            !isTensorType(MC->getType()))
+          break;
+        X = strip(MC->getImplicitObjectArgument());
+        if (const Expr *Root = bufferRoot(X)) {
+          ObjRoot = Root;
+          break;
+        }
+      }
+    }
     llvm::StringRef Name = C->getDirectCallee()->getName();
     auto NB = constantArg(nonBlockingArg(C));
     bool Async = NB && *NB;

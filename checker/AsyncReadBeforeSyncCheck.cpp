@@ -154,7 +154,8 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
     Opts.StrictMode = StrictMode;
     Opts.MaxHelperDepth = HelperDepth;
     Opts.PerThreadDefaultStream =
-        PP && PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM");
+        PP && (PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM") ||
+               PP->isMacroDefined("HIP_API_PER_THREAD_DEFAULT_STREAM"));
     Analysis.reset(new AnalysisHolder{
         Result.Context, AsyncCopyAnalysis(*Result.Context, *Model, Opts)});
   }

@@ -368,7 +368,8 @@ const llvm::StringMap<const ApiEntry *> &index() {
   return Index;
 }
 
-constexpr llvm::StringLiteral PerThreadSuffixes[] = {"_ptsz", "_ptds"};
+// CUDA (_ptsz, _ptds) and HIP (_spt) per-thread default-stream names.
+constexpr llvm::StringLiteral PerThreadSuffixes[] = {"_ptsz", "_ptds", "_spt"};
 constexpr llvm::StringLiteral VersionSuffixes[] = {"_v2", "_v3"};
 
 bool isGlobalFunction(const FunctionDecl *FD) {

@@ -34,6 +34,7 @@ config.substitutions.append(
      "-x cuda --cuda-path=%s --cuda-host-only -nocudalib --cuda-gpu-arch=sm_90 "
      "-isystem %s/include/cccl -Wno-unknown-cuda-version" % (config.cuda_path, config.cuda_path)))
 config.substitutions.append(("%inputs", config.inputs_dir))
+config.substitutions.append(("%cuda_path", config.cuda_path))
 
 if os.path.exists(os.path.join(config.cuda_path, "include", "cuda_runtime.h")):
     config.available_features.add("cuda-toolkit")
@@ -76,3 +77,14 @@ if subprocess.run(["/usr/bin/python3", "-c",
 # A real `apt-get install ./x.deb` changes the machine: only where asked (CI).
 if os.environ.get("CARS_TEST_DEB_INSTALL") == "1" and os.geteuid() == 0:
     config.available_features.add("deb-install")
+
+# --- Real headers of other API families, where their Debian packages are
+# installed (scripts/run-tests.sh installs them): HIP and libtorch.
+config.suffixes.append(".hip")
+if os.path.exists("/usr/include/hip/hip_runtime.h"):
+    config.available_features.add("hip-headers")
+if os.path.exists("/usr/include/torch/csrc/api/include/torch/torch.h"):
+    config.available_features.add("libtorch-headers")
+config.substitutions.append(
+    ("%torch_mock_flags",
+     "-x c++ -std=c++17 -isystem %s/torch -isystem %s" % (config.inputs_dir, config.inputs_dir)))

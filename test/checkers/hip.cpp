@@ -1,0 +1,124 @@
+// HIP: the runtime API's twin. Copies, syncs, non-syncs, portability
+// headers that reach HIP through the CUDA names, and pageable
+// destinations, which HIP documents as synchronous (silent even in
+// StrictMode).
+//
+// RUN: %clang_tidy_cars %s -- -x cuda --cuda-host-only -nocudainc -nocudalib -isystem %inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// RUN: %clang_tidy_cars %s -config='{CheckOptions: {cuda-async-read-before-sync.StrictMode: true}}' \
+// RUN:   -- -x cuda --cuda-host-only -nocudainc -nocudalib -isystem %inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <hip/hip_runtime.h>
+#include <stdlib.h>
+
+void consume(float);
+
+void memcpyAsyncNoSync(const float *d, hipStream_t s) {
+  float *h;
+  hipHostMalloc((void **)&h, 64, 0);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:9: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+}
+
+void memcpyAsyncStreamSync(const float *d, hipStream_t s) {
+  float *h;
+  hipHostMalloc((void **)&h, 64, 0);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipStreamSynchronize(s);
+  consume(h[0]);
+}
+
+void dtohAsyncOtherStream(float *h, hipDeviceptr_t d, hipStream_t s,
+                          hipStream_t other) {
+  (void)hipMemcpyDtoHAsync(h, d, 64, s);
+  (void)hipStreamSynchronize(other);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:9: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:9: note: this synchronizes stream 'other', not stream 's', the copy's stream
+}
+
+void deviceSynchronize(float *h, const float *d, hipStream_t s) {
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipDeviceSynchronize();
+  consume(h[0]);
+}
+
+void eventAfterCopy(float *h, const float *d, hipStream_t s, hipEvent_t e) {
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipEventRecord(e, s);
+  (void)hipEventSynchronize(e);
+  consume(h[0]);
+}
+
+void eventBeforeCopy(float *h, const float *d, hipStream_t s, hipEvent_t e) {
+  (void)hipEventRecord(e, s);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipEventSynchronize(e);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void pollQuery(float *h, const float *d, hipStream_t s) {
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  while (hipStreamQuery(s) == hipErrorNotReady) {
+  }
+  consume(h[0]);
+}
+
+void pollEventQuery(float *h, const float *d, hipStream_t s, hipEvent_t e) {
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipEventRecord(e, s);
+  while (hipEventQuery(e) != hipSuccess) {
+  }
+  consume(h[0]);
+}
+
+void streamWaitEventOnly(float *h, const float *d, hipStream_t s,
+                         hipStream_t other, hipEvent_t e) {
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipEventRecord(e, s);
+  (void)hipStreamWaitEvent(other, e, 0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void nonBlockingThenLegacy(float *h, const float *d) {
+  hipStream_t s;
+  (void)hipStreamCreateWithFlags(&s, hipStreamNonBlocking);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipStreamSynchronize(0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+// hip_runtime_api.h, hipMemcpyAsync: "If host or dest are not pinned, the
+// memory copy will be performed synchronously."
+void pageableIsSynchronous(const float *d, hipStream_t s) {
+  float *h = (float *)malloc(64);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  consume(h[0]);
+  free(h);
+}
+
+//===--- CUDA names mapped to HIP by a portability header ------------------===//
+
+#define cudaMemcpyAsync hipMemcpyAsync
+#define cudaStreamSynchronize hipStreamSynchronize
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaStream_t hipStream_t
+
+void portedCudaNoSync(float *h, const float *d, cudaStream_t s) {
+  (void)cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void portedCudaSync(float *h, const float *d, cudaStream_t s) {
+  (void)cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  (void)cudaStreamSynchronize(s);
+  consume(h[0]);
+}

@@ -1,0 +1,190 @@
+// libtorch (the seed's own API): non_blocking device-to-host copies, host
+// accesses of the pinned result, and what synchronizes the current stream.
+//
+// RUN: %clang_tidy_cars %s -- %torch_mock_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#include <iostream>
+#include <torch/cuda.h>
+#include <torch/torch.h>
+
+//===--- The seed: a[:] = b.to('cpu', non_blocking=True); synchronize() ----===//
+
+void seedLoop(torch::Tensor a, const torch::Tensor &b) {
+  for (int i = 0; i < 3; ++i) {
+    a.copy_(b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true));
+    // CHECK: :[[@LINE-1]]:13: warning: 'b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true)' is passed to 'copy_' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+    // CHECK: :[[@LINE-2]]:13: note: asynchronous device-to-host copy into 'b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true)' on the legacy default stream is issued here
+    torch::cuda::synchronize();
+  }
+}
+
+void seedBlocking(torch::Tensor a, const torch::Tensor &b) {
+  a.copy_(b.to(torch::kCPU, torch::kBFloat16));
+  a.copy_(b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/false));
+}
+
+void seedFixedBySync(torch::Tensor a, const torch::Tensor &b) {
+  torch::Tensor tmp = b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true);
+  torch::cuda::synchronize();
+  a.copy_(tmp);
+}
+
+void seedFixedByEvent(torch::Tensor a, const torch::Tensor &b) {
+  at::cuda::CUDAEvent copied;
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  copied.record();
+  copied.synchronize();
+  a.copy_(tmp);
+}
+
+void eventRecordedBeforeTheCopy(torch::Tensor a, const torch::Tensor &b) {
+  at::cuda::CUDAEvent copied;
+  copied.record();
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  copied.synchronize();
+  a.copy_(tmp);
+  // CHECK: :[[@LINE-1]]:11: warning: 'tmp' is passed to 'copy_' before the asynchronous
+}
+
+void eventQueryLoop(torch::Tensor a, const torch::Tensor &b) {
+  at::cuda::CUDAEvent copied;
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  copied.record();
+  while (!copied.query()) {
+  }
+  a.copy_(tmp);
+}
+
+void currentStreamSync(torch::Tensor a, const torch::Tensor &b) {
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  at::cuda::getCurrentCUDAStream().synchronize();
+  a.copy_(tmp);
+}
+
+void currentStreamQueryLoop(torch::Tensor a, const torch::Tensor &b) {
+  auto stream = at::cuda::getCurrentCUDAStream();
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  while (!stream.query()) {
+  }
+  a.copy_(tmp);
+}
+
+//===--- Host accesses of the pinned result --------------------------------===//
+
+void accesses(const torch::Tensor &b) {
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  auto n = t.numel(); // metadata, not storage
+  float x = t[0].item<float>();
+  // CHECK: :[[@LINE-1]]:13: warning: 't' is read before the asynchronous
+  float *p = t.data_ptr<float>();
+  float y = p[1];
+  // CHECK: :[[@LINE-1]]:13: warning: 'p' is read before the asynchronous
+  auto both = torch::cat({t, t});
+  // CHECK: :[[@LINE-1]]:26: warning: 't' is passed to 'cat' before the asynchronous
+  std::cout << t;
+  // CHECK: :[[@LINE-1]]:16: warning: 't' is read before the asynchronous
+  t.zero_();
+  // CHECK: :[[@LINE-1]]:3: warning: 't' is written before the asynchronous
+  auto back = t.to(torch::kCUDA, /*non_blocking=*/true); // ordered on the stream
+  torch::cuda::synchronize();
+  float z = t[0].item<float>();
+}
+
+//===--- copy_(src, non_blocking=true) into a CPU tensor --------------------===//
+
+void copyIntoPinned(const torch::Tensor &gpu) {
+  auto pinned = torch::empty({64}, torch::TensorOptions().pinned_memory(true));
+  pinned.copy_(gpu, /*non_blocking=*/true);
+  float s = pinned.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:13: warning: 'pinned' is read before the asynchronous
+}
+
+void copyIntoPinMemory(const torch::Tensor &gpu, const torch::Tensor &host) {
+  auto pinned = host.pin_memory();
+  pinned.copy_(gpu, true);
+  float s = pinned.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:13: warning: 'pinned' is read before the asynchronous
+}
+
+void copyIntoUnknown(torch::Tensor dst, const torch::Tensor &gpu) {
+  dst.copy_(gpu, /*non_blocking=*/true);
+  float s = dst.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:13: warning: 'dst' is read before the asynchronous
+}
+
+// A pageable destination: the copy completed before copy_ returned.
+void copyIntoPageable(const torch::Tensor &gpu) {
+  auto pageable = torch::empty({64});
+  pageable.copy_(gpu, /*non_blocking=*/true);
+  float s = pageable.sum().item<float>();
+}
+
+void copyIntoGpu(const torch::Tensor &src) {
+  auto dev = torch::empty({64}, torch::TensorOptions().device(torch::kCUDA));
+  dev.copy_(src, /*non_blocking=*/true);
+  float s = dev.sum().item<float>();
+}
+
+//===--- Implicit syncs: blocking reads of GPU tensors ----------------------===//
+
+// b is on the GPU (it is the source of a device-to-host copy), so is
+// b.sum(), and item() waits for the current stream.
+void itemOfGpuTensorSyncs(torch::Tensor a, const torch::Tensor &b) {
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  float loss = b.sum().item<float>();
+  a.copy_(tmp);
+}
+
+// Nothing says where c lives: its item() is not taken as a sync.
+void itemOfUnknownTensorIsNoSync(torch::Tensor a, const torch::Tensor &b,
+                                 const torch::Tensor &c) {
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  float loss = c.sum().item<float>();
+  a.copy_(tmp);
+  // CHECK: :[[@LINE-1]]:11: warning: 'tmp' is passed to 'copy_' before the asynchronous
+}
+
+void blockingCpuOfSourceSyncs(torch::Tensor a, const torch::Tensor &b) {
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  auto again = b.cpu(); // b is on the GPU: copies on the current stream, waits
+  a.copy_(tmp);
+}
+
+//===--- Streams: guards, setCurrentCUDAStream, pool streams ----------------===//
+
+void guardedCopyThenDefaultSync(torch::Tensor a, const torch::Tensor &b) {
+  auto side = c10::cuda::getStreamFromPool();
+  torch::Tensor tmp;
+  {
+    c10::cuda::CUDAStreamGuard guard(side);
+    tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  }
+  at::cuda::getCurrentCUDAStream().synchronize();
+  a.copy_(tmp);
+  // CHECK: :[[@LINE-1]]:11: warning: 'tmp' is passed to 'copy_' before the asynchronous
+  // CHECK: :[[@LINE-5]]:11: note: asynchronous device-to-host copy into 'tmp' on stream 'side' is issued here
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 'side', which was created with cudaStreamNonBlocking
+}
+
+void guardedCopyThenSideSync(torch::Tensor a, const torch::Tensor &b) {
+  auto side = c10::cuda::getStreamFromPool();
+  torch::Tensor tmp;
+  {
+    c10::cuda::CUDAStreamGuard guard(side);
+    tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  }
+  side.synchronize();
+  a.copy_(tmp);
+}
+
+void setCurrentThenSyncIt(torch::Tensor a, const torch::Tensor &b) {
+  auto side = c10::cuda::getStreamFromPool();
+  c10::cuda::setCurrentCUDAStream(side);
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  at::cuda::getCurrentCUDAStream().synchronize();
+  a.copy_(tmp);
+}
