@@ -1113,6 +1113,7 @@ struct AsyncCopyAnalysis::Impl {
       return *Src == 4 ? MemcpyDefault : MemcpyDeviceToHost;
     }
     case ParamsStructKind::None:
+    case ParamsStructKind::Batch3DOps:
       break;
     }
     if (E.FixedKind != NoArg)
@@ -1477,6 +1478,10 @@ struct AsyncCopyAnalysis::Impl {
           collectTorchCopy(C, *E);
           continue;
         }
+        if (E->Role == ApiRole::AsyncBatchCopy) {
+          collectBatchCopy(C, *E);
+          continue;
+        }
         if (E->Role == ApiRole::AsyncCopy) {
           bool Pageable = false;
           if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
@@ -1527,6 +1532,64 @@ struct AsyncCopyAnalysis::Impl {
           Ev.HelperCopies.push_back(Copies.size() - 1);
         }
       Events.push_back(std::move(Ev));
+    }
+  }
+
+  /// cudaMemcpyBatchAsync(dsts, ...): the destinations are the elements of
+  /// the array `dsts`, from its initializer (`void *dsts[] = {h1, h2}`) and
+  /// from assignments to its elements (`dsts[i] = h`), or, for
+  /// cudaMemcpy3DBatchAsync, `ops[i].dst.op.ptr.ptr = h`. The direction of
+  /// each copy follows from the pointers: a destination known to be host
+  /// memory (pinned, or pageable under StrictMode) becomes pending.
+  void collectBatchCopy(const CallExpr *C, const ApiEntry &E) {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(arg(C, E.DstArg)));
+    const auto *Array = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!Array)
+      return;
+    bool Ops = E.Struct == ParamsStructKind::Batch3DOps;
+    std::vector<const Expr *> Dsts;
+    if (const auto *Init =
+            dyn_cast_or_null<InitListExpr>(Array->getInit()
+                                               ? Array->getInit()->IgnoreImplicit()
+                                               : nullptr);
+        Init && !Ops)
+      for (const Expr *Elt : Init->inits())
+        Dsts.push_back(Elt);
+    for (const auto &[Lhs, Rhs] : Assigns) {
+      if (!Lhs)
+        continue;
+      const Expr *L = strip(Lhs);
+      if (Ops) { // ops[i].dst.op.ptr.ptr
+        static constexpr llvm::StringLiteral Path[] = {"ptr", "ptr", "op",
+                                                       "dst"};
+        bool Match = true;
+        for (llvm::StringRef Field : Path) {
+          const auto *M = dyn_cast<MemberExpr>(L);
+          if (!M || !M->getMemberDecl()->getIdentifier() ||
+              M->getMemberDecl()->getName() != Field) {
+            Match = false;
+            break;
+          }
+          L = strip(M->getBase());
+        }
+        if (!Match)
+          continue;
+      }
+      const auto *Sub = dyn_cast<ArraySubscriptExpr>(L);
+      const auto *Base =
+          Sub ? dyn_cast<DeclRefExpr>(strip(Sub->getBase())) : nullptr;
+      if (Base && Base->getDecl() == Array)
+        Dsts.push_back(Rhs);
+    }
+    for (const Expr *Dst : Dsts) {
+      const Expr *Root = bufferRoot(Dst);
+      if (!Root)
+        continue;
+      Provenance P = provenanceOf(Root);
+      if (P == Provenance::Pinned ||
+          (P == Provenance::Pageable && Opts.StrictMode))
+        addCopy(C, Root, P == Provenance::Pageable,
+                streamOf(arg(C, E.StreamArg)), nullptr);
     }
   }
 
@@ -1835,6 +1898,7 @@ struct AsyncCopyAnalysis::Impl {
       // current stream and the call returns after it.
       syncStream(St, currentStreamAt(C->getBeginLoc()), C);
       return;
+    case ApiRole::AsyncBatchCopy:
     case ApiRole::PinnedAlloc:
     case ApiRole::DeviceAlloc:
     case ApiRole::StreamCreate:

@@ -67,8 +67,9 @@ void AsyncReadBeforeSyncCheck::storeOptions(
 
 void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
   std::vector<std::string> Names = Model->namesWithRole(ApiRole::AsyncCopy);
-  for (std::string &N : Model->namesWithRole(ApiRole::TorchCopy))
-    Names.push_back(std::move(N));
+  for (ApiRole Role : {ApiRole::TorchCopy, ApiRole::AsyncBatchCopy})
+    for (std::string &N : Model->namesWithRole(Role))
+      Names.push_back(std::move(N));
   std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());
   auto CopyCall = callExpr(callee(functionDecl(hasAnyName(Refs))));
   // Callables that issue a copy, or call a helper (with a visible body)

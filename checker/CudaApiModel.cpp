@@ -265,6 +265,19 @@ std::vector<ApiEntry> buildTable() {
     T.push_back(E);
   }
 
+  // Batches (CUDA 12.8+; CUDA 13 signatures, no failIdx argument).
+  {
+    ApiEntry E{"cudaMemcpyBatchAsync", ApiRole::AsyncBatchCopy};
+    E.DstArg = 0;
+    E.StreamArg = 7;
+    T.push_back(E);
+    ApiEntry Ops{"cudaMemcpy3DBatchAsync", ApiRole::AsyncBatchCopy};
+    Ops.DstArg = 1;
+    Ops.StreamArg = 3;
+    Ops.Struct = ParamsStructKind::Batch3DOps;
+    T.push_back(Ops);
+  }
+
   // Host-blocking synchronization ("Device Management", "Stream Management",
   // "Event Management").
   T.push_back(ApiEntry{"cudaDeviceSynchronize", ApiRole::DeviceSync});

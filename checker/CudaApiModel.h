@@ -34,6 +34,11 @@ enum class ApiRole {
   /// cudaMemcpyDefault with a destination not known to be device memory and a
   /// source not known to be host memory.
   AsyncCopy,
+  /// A batch of asynchronous copies (CUDA 12.8+): DstArg is an array of
+  /// destinations (cudaMemcpyBatchAsync) or of cudaMemcpy3DBatchOp whose
+  /// `dst.op.ptr.ptr` are the destinations (cudaMemcpy3DBatchAsync). Each
+  /// destination known to be host memory becomes pending.
+  AsyncBatchCopy,
   /// libtorch: `t.to(<CPU>, .., /*non_blocking=*/true)` (the result, a
   /// pinned tensor, is the destination) and `dst.copy_(src, true)`. Both run
   /// on the current CUDA stream. With non_blocking false, a blocking copy
@@ -125,6 +130,8 @@ enum class ParamsStructKind {
   /// CUDA_MEMCPY2D / CUDA_MEMCPY3D: `dstHost` with `dstMemoryType ==
   /// CU_MEMORYTYPE_HOST` and `srcMemoryType` not host.
   DriverMemcpy,
+  /// cudaMemcpy3DBatchOp[]: `ops[i].dst.op.ptr.ptr`.
+  Batch3DOps,
 };
 
 /// Which API a row belongs to (for the docs and family-specific defaults).
