@@ -16,6 +16,12 @@ PACKAGES=(cmake make python3 "clang-$LLVM_MAJOR" "clang-tidy-$LLVM_MAJOR"
           git pre-commit python3-yaml python3-jsonschema
           python3-sarif-python-om python3-jschema-to-python)
 
+# Only for the test suite (scripts/run-tests.sh sets CARS_TEST_PACKAGES=1):
+# the real HIP and libtorch headers that the real-header tests parse.
+if [ "${CARS_TEST_PACKAGES:-0}" = 1 ]; then
+  PACKAGES+=(libamdhip64-dev libtorch-dev)
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
@@ -35,6 +41,7 @@ LLVM_ROOT=/usr/lib/llvm-$LLVM_MAJOR
 export CLANG_TIDY=$LLVM_ROOT/bin/clang-tidy
 export PLUGIN=$BUILD_DIR/checker/CudaAsyncReadBeforeSync.so
 export LIT=$LLVM_ROOT/bin/lit
+[ -x "$LIT" ] || LIT=$LLVM_ROOT/build/utils/lit/lit.py # LLVM 19
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -DCARS_LLVM_MAJOR="$LLVM_MAJOR" \
   -DCMAKE_BUILD_TYPE=Release >"$BUILD_DIR/configure.log" 2>&1 \
