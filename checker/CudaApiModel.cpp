@@ -50,6 +50,29 @@ ApiEntry blocking(llvm::StringRef Name, int Kind) {
   return E;
 }
 
+/// Rows every family has, with the same argument positions: host
+/// callbacks (stream-ordered, do not block the caller: "The host function
+/// [...] does not block the calling thread"; handing them the destination
+/// on the copy's stream is correct), the stream waiting on an event ("Make a
+/// compute stream wait on an event": device work only) and stream
+/// destruction ("the function will return immediately").
+struct StreamLifecycleNames {
+  llvm::StringRef LaunchHostFunc, AddCallback, WaitEvent, Destroy;
+};
+void appendStreamLifecycle(std::vector<ApiEntry> &T,
+                           const StreamLifecycleNames &N) {
+  T.push_back(onStream(N.LaunchHostFunc, ApiRole::StreamOrdered, 0,
+                       MissReason::HostCallback));
+  T.push_back(onStream(N.AddCallback, ApiRole::StreamOrdered, 0,
+                       MissReason::HostCallback));
+  ApiEntry Wait = onStream(N.WaitEvent, ApiRole::NotASync, 0,
+                           MissReason::StreamWaitEvent);
+  Wait.EventArg = 1;
+  T.push_back(Wait);
+  T.push_back(onStream(N.Destroy, ApiRole::NotASync, 0,
+                       MissReason::StreamDestroy));
+}
+
 ApiEntry fixedCopy(llvm::StringRef Name, int Dst, int Src, int Kind,
                    int Stream) {
   ApiEntry E = copy(Name, Dst, Src, NoArg, Stream);
@@ -93,18 +116,8 @@ void appendDriverApi(std::vector<ApiEntry> &Out) {
   T.push_back(fixedBlocking("cuMemcpyDtoD", MemcpyDeviceToDevice));
   T.push_back(ApiEntry{"cuMemFree", ApiRole::FreeSync});
   T.push_back(ApiEntry{"cuMemFreeHost", ApiRole::FreeSync});
-  T.push_back(onStream("cuLaunchHostFunc", ApiRole::StreamOrdered, 0,
-                       MissReason::HostCallback));
-  T.push_back(onStream("cuStreamAddCallback", ApiRole::StreamOrdered, 0,
-                       MissReason::HostCallback));
-  {
-    ApiEntry E = onStream("cuStreamWaitEvent", ApiRole::NotASync, 0,
-                          MissReason::StreamWaitEvent);
-    E.EventArg = 1;
-    T.push_back(E);
-  }
-  T.push_back(onStream("cuStreamDestroy", ApiRole::NotASync, 0,
-                       MissReason::StreamDestroy));
+  appendStreamLifecycle(T, {"cuLaunchHostFunc", "cuStreamAddCallback",
+                            "cuStreamWaitEvent", "cuStreamDestroy"});
   T.push_back(alloc("cuMemAllocHost", ApiRole::PinnedAlloc));
   T.push_back(alloc("cuMemHostAlloc", ApiRole::PinnedAlloc));
   T.push_back(alloc("cuMemHostRegister", ApiRole::PinnedAlloc,
@@ -157,18 +170,13 @@ void appendHip(std::vector<ApiEntry> &T) {
   T.push_back(Hip(ApiEntry{"hipHostFree", ApiRole::FreeSync}));
   T.push_back(Hip(ApiEntry{"hipFreeHost", ApiRole::FreeSync}));
   T.push_back(Hip(onStream("hipMemsetAsync", ApiRole::StreamOrdered, 3)));
-  T.push_back(Hip(onStream("hipLaunchHostFunc", ApiRole::StreamOrdered, 0,
-                           MissReason::HostCallback)));
-  T.push_back(Hip(onStream("hipStreamAddCallback", ApiRole::StreamOrdered, 0,
-                           MissReason::HostCallback)));
   {
-    ApiEntry E = onStream("hipStreamWaitEvent", ApiRole::NotASync, 0,
-                          MissReason::StreamWaitEvent);
-    E.EventArg = 1;
-    T.push_back(Hip(E));
+    std::vector<ApiEntry> Rows;
+    appendStreamLifecycle(Rows, {"hipLaunchHostFunc", "hipStreamAddCallback",
+                                 "hipStreamWaitEvent", "hipStreamDestroy"});
+    for (const ApiEntry &E : Rows)
+      T.push_back(Hip(E));
   }
-  T.push_back(Hip(onStream("hipStreamDestroy", ApiRole::NotASync, 0,
-                           MissReason::StreamDestroy)));
   T.push_back(Hip(alloc("hipHostMalloc", ApiRole::PinnedAlloc)));
   T.push_back(Hip(alloc("hipMallocHost", ApiRole::PinnedAlloc)));
   T.push_back(Hip(alloc("hipHostAlloc", ApiRole::PinnedAlloc)));
@@ -321,26 +329,10 @@ std::vector<ApiEntry> buildTable() {
   T.push_back(onStream("cudaMemset", ApiRole::StreamOrdered, NoArg));
   T.push_back(onStream("cudaMemcpyToSymbolAsync", ApiRole::StreamOrdered, 5));
   T.push_back(onStream("cudaMemcpyPeerAsync", ApiRole::StreamOrdered, 5));
-  // cudaLaunchHostFunc: "The host function [...] does not block the calling
-  // thread"; it runs after the stream's earlier work, so handing it the
-  // destination on the copy's stream is correct.
-  T.push_back(onStream("cudaLaunchHostFunc", ApiRole::StreamOrdered, 0,
-                       MissReason::HostCallback));
-  T.push_back(onStream("cudaStreamAddCallback", ApiRole::StreamOrdered, 0,
-                       MissReason::HostCallback));
-
-  // Look like synchronization, are not ("Stream Management").
-  {
-    // cudaStreamWaitEvent: "Make a compute stream wait on an event": device
-    // work only, the host does not wait.
-    ApiEntry E = onStream("cudaStreamWaitEvent", ApiRole::NotASync, 0,
-                          MissReason::StreamWaitEvent);
-    E.EventArg = 1;
-    T.push_back(E);
-  }
-  // cudaStreamDestroy: "the function will return immediately".
-  T.push_back(onStream("cudaStreamDestroy", ApiRole::NotASync, 0,
-                       MissReason::StreamDestroy));
+  // Host callbacks; look like synchronization, are not ("Stream
+  // Management").
+  appendStreamLifecycle(T, {"cudaLaunchHostFunc", "cudaStreamAddCallback",
+                            "cudaStreamWaitEvent", "cudaStreamDestroy"});
 
   // Pinned and device allocations (provenance of copy destinations).
   T.push_back(alloc("cudaMallocHost", ApiRole::PinnedAlloc));
