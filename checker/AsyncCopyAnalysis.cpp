@@ -425,7 +425,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 struct Event {
-  enum Kind { Access, Copy, Api, KernelLaunch, Call } K;
+  enum Kind { Access, Copy, Api, KernelLaunch, Call, Write } K;
   explicit Event(Kind K) : K(K) {}
   const Stmt *Anchor = nullptr;
   // Access
@@ -440,6 +440,7 @@ struct Event {
   const CallExpr *CE = nullptr;
   const ApiEntry *Entry = nullptr;
   const HelperSummary *Summary = nullptr; ///< Call: null if opaque
+  const VarDecl *Var = nullptr;           ///< Write: the variable
   std::vector<unsigned> HelperCopies;     ///< Call: copies it leaves pending
 };
 
@@ -566,6 +567,15 @@ struct State {
     Assumed = intersect(Assumed, O.Assumed);
   }
 
+  /// A variable got a new value: what was known about it no longer holds.
+  void forget(const VarDecl *V) {
+    for (auto It = Assumed.begin(); It != Assumed.end();)
+      It = It->V == V ? Assumed.erase(It) : std::next(It);
+    for (auto &[Id, P] : Pending)
+      for (auto It = P.Guard.begin(); It != P.Guard.end();)
+        It = It->V == V ? P.Guard.erase(It) : std::next(It);
+  }
+
   /// Takes the edge on which L holds; false if the edge is infeasible.
   bool assume(const Literal &L) {
     for (const Literal &A : Assumed)
@@ -605,6 +615,10 @@ struct AsyncCopyAnalysis::Impl {
   std::set<std::string> NonBlockingStreams;
   llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
   std::set<const VarDecl *> MutatedVars;
+  std::set<const VarDecl *> AddressTaken;
+  /// Where local variables get a new value: conditions known about them
+  /// stop holding there.
+  std::vector<std::pair<const VarDecl *, const Stmt *>> Writes;
   bool PerThread;
   bool Broken = false;
   /// A helper summary was cut short by the depth bound or recursion.
@@ -802,7 +816,7 @@ struct AsyncCopyAnalysis::Impl {
       if (B->isAssignmentOp()) {
         if (B->getOpcode() == BO_Assign)
           I.Assigns.push_back({B->getLHS(), B->getRHS()});
-        noteMutation(B->getLHS());
+        noteMutation(B->getLHS(), B);
         noteParamsWrite(B->getLHS(), B->getRHS());
       }
       return true;
@@ -814,20 +828,30 @@ struct AsyncCopyAnalysis::Impl {
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
-        noteMutation(U->getSubExpr());
+      if (U->isIncrementDecrementOp())
+        noteMutation(U->getSubExpr(), U);
+      if (U->getOpcode() == UO_AddrOf)
+        if (const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
+          if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
+            I.MutatedVars.insert(V);
+            I.AddressTaken.insert(V);
+          }
       return true;
     }
     bool VisitVarDecl(VarDecl *V) {
       if (const Expr *Init = V->getInit())
-        if (!V->getType()->isDependentType())
+        if (!V->getType()->isDependentType()) {
           I.Assigns.push_back({nullptr, Init}), I.InitVars.push_back(V);
+          I.Writes.push_back({V, Init}); // a new value each time it runs
+        }
       return true;
     }
-    void noteMutation(const Expr *E) {
+    void noteMutation(const Expr *E, const Stmt *At) {
       if (const auto *D = dyn_cast<DeclRefExpr>(strip(E)))
-        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
           I.MutatedVars.insert(V);
+          I.Writes.push_back({V, At});
+        }
     }
     /// p.dstPtr = make_cudaPitchedPtr(h, ...); p.dstPtr.ptr = h; p.kind = k;
     void noteParamsWrite(const Expr *Lhs, const Expr *Rhs) {
@@ -1996,6 +2020,9 @@ struct AsyncCopyAnalysis::Impl {
     case Event::Call:
       applyHelper(St, Ev);
       return;
+    case Event::Write:
+      St.forget(Ev.Var);
+      return;
     }
   }
 
@@ -2061,9 +2088,9 @@ struct AsyncCopyAnalysis::Impl {
     return std::make_pair(Q, SuccessOnTrue ? 0u : 1u);
   }
 
-  /// `v`, `!v`, `v == C`, `v != C` on a local or parameter the callable
-  /// never assigns, increments or takes the address of: the literal that
-  /// holds on the given edge.
+  /// `v`, `!v`, `v == C`, `v != C` on a local or parameter whose address
+  /// the callable never takes: the literal that holds on the given edge
+  /// (until v is written again: see Event::Write).
   std::optional<Literal> conditionLiteral(const Expr *Cond, bool OnTrue) {
     Cond = strip(Cond);
     bool Positive = OnTrue;
@@ -2076,7 +2103,7 @@ struct AsyncCopyAnalysis::Impl {
     auto Stable = [&](const Expr *E) -> const VarDecl * {
       const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
       const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-      if (!V || !V->hasLocalStorage() || MutatedVars.count(V) ||
+      if (!V || !V->hasLocalStorage() || AddressTaken.count(V) ||
           V->getType()->isReferenceType() ||
           !(V->getType()->isIntegralOrEnumerationType() ||
             V->getType()->isPointerType()))
@@ -2116,6 +2143,12 @@ struct AsyncCopyAnalysis::Impl {
       seedSummaryCopies();
     collectCallEvents();
     collectAccessEvents();
+    for (const auto &[V, At] : Writes) {
+      Event Ev(Event::Write);
+      Ev.Anchor = At;
+      Ev.Var = V;
+      Events.push_back(std::move(Ev));
+    }
     std::map<std::string, unsigned> Classes;
     for (unsigned Id = 0; Id < Copies.size(); ++Id) {
       const CopySite &C = *Copies[Id];

@@ -57,7 +57,33 @@ void flagComparedWithOtherConstant(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
 }
 
-// A flag the function changes is not trusted across branches.
+// A flag set before the copy (as cuda-samples' UnifiedMemoryPerf does from
+// its command line) and unchanged between the branches.
+void flagSetEarlierThenUnchanged(float *h, const float *d, cudaStream_t s,
+                                 int mode) {
+  bool async = false;
+  if (mode == 1)
+    async = true;
+  if (async)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (async)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+// A flag whose address escapes may change behind the function's back.
+void setFlag(bool *);
+void flagAddressTaken(float *h, const float *d, cudaStream_t s, bool async) {
+  setFlag(&async);
+  if (async)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (async)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+// A flag the function changes between the branches is not trusted.
 void flagChangedBetween(float *h, const float *d, cudaStream_t s,
                         bool async) {
   if (async)
