@@ -1,6 +1,8 @@
 //===--- AsyncCopyAnalysis.cpp - Host accesses racing async D2H copies ----===//
 
 #include "AsyncCopyAnalysis.h"
+#include "ExprUtils.h"
+#include "TorchModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -17,347 +19,6 @@
 
 namespace clang::tidy::cuda {
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Expression helpers
-//===----------------------------------------------------------------------===//
-
-/// libtorch's stream wrappers name the stream they wrap: `s.stream()`,
-/// `s.unwrap()` and the conversion operators of c10::cuda::CUDAStream.
-bool isStreamConversion(const CXXMemberCallExpr *MC) {
-  const CXXMethodDecl *M = MC->getMethodDecl();
-  const CXXRecordDecl *R = M ? M->getParent() : nullptr;
-  if (!R || !R->getIdentifier() ||
-      (R->getName() != "CUDAStream" && R->getName() != "Stream"))
-    return false;
-  if (isa<CXXConversionDecl>(M))
-    return true;
-  return M->getIdentifier() && MC->getNumArgs() == 0 &&
-         (M->getName() == "stream" || M->getName() == "unwrap");
-}
-
-/// Drops parentheses, casts (implicit and explicit: a `(cudaStream_t)cuStream`
-/// names the same stream) and default-argument wrappers.
-const Expr *strip(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *C = dyn_cast<CastExpr>(E))
-      E = C->getSubExpr();
-    else if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
-      E = D->getExpr();
-    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
-      E = W->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-             MC && isStreamConversion(MC))
-      E = MC->getImplicitObjectArgument();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-             CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
-             CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0); // a copy of a handle names the same object
-    else
-      break;
-  }
-  return E;
-}
-
-std::string ptrKey(const void *P) {
-  return std::to_string(reinterpret_cast<uintptr_t>(P));
-}
-
-/// A string that is equal for two expressions naming the same variable,
-/// member, element or call result. Decls are keyed by identity, so that
-/// shadowed names do not collide.
-std::string exprKey(const Expr *E) {
-  E = strip(E);
-  if (!E)
-    return "?";
-  if (const auto *D = dyn_cast<DeclRefExpr>(E))
-    return "d" + ptrKey(D->getDecl()->getCanonicalDecl());
-  if (const auto *M = dyn_cast<MemberExpr>(E))
-    return exprKey(M->getBase()) + (M->isArrow() ? "->" : ".") + "f" +
-           ptrKey(M->getMemberDecl()->getCanonicalDecl());
-  if (isa<CXXThisExpr>(E))
-    return "this";
-  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-    return exprKey(A->getBase()) + "[" + exprKey(A->getIdx()) + "]";
-  if (const auto *I = dyn_cast<IntegerLiteral>(E))
-    return std::to_string(I->getValue().getLimitedValue());
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
-           exprKey(U->getSubExpr());
-  if (const auto *C = dyn_cast<CallExpr>(E)) {
-    std::string K = C->getDirectCallee()
-                        ? "c" + ptrKey(C->getDirectCallee()->getCanonicalDecl())
-                        : exprKey(C->getCallee());
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-      K = exprKey(MC->getImplicitObjectArgument()) + "." + K;
-    K += "(";
-    for (const Expr *A : C->arguments())
-      K += exprKey(A) + ",";
-    return K + ")";
-  }
-  return "<" + ptrKey(E) + ">"; // unknown shape: only equal to itself
-}
-
-std::string spelling(const Expr *E, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  // Macro arguments (CHECK(cudaMemcpyAsync(h, ...))) are spelled in the
-  // file; anything built inside a macro body is printed instead.
-  SourceLocation B = SM.getFileLoc(E->getBeginLoc());
-  SourceLocation End = SM.getFileLoc(E->getEndLoc());
-  if (B.isValid() && End.isValid() &&
-      !SM.isMacroBodyExpansion(E->getBeginLoc()) &&
-      !SM.isMacroBodyExpansion(E->getEndLoc()) &&
-      SM.getFileID(B) == SM.getFileID(End) &&
-      !SM.isBeforeInTranslationUnit(End, B)) {
-    llvm::StringRef Text = Lexer::getSourceText(
-        CharSourceRange::getTokenRange(B, End), SM, Ctx.getLangOpts());
-    if (!Text.empty() && Text.size() < 80 && !Text.contains('\n'))
-      return Text.str();
-  }
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
-  return S;
-}
-
-std::optional<long long> evalInt(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E->IgnoreParenImpCasts()))
-    E = D->getExpr();
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
-  if (E->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
-                               Expr::NPC_ValueDependentIsNotNull))
-    return 0;
-  return std::nullopt;
-}
-
-/// A call's argument, or nullptr past the end (an omitted default argument
-/// is present as a CXXDefaultArgExpr in C++; in C it cannot be omitted).
-const Expr *arg(const CallExpr *C, int I) {
-  if (I == ObjectArg) {
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
-    return MC ? MC->getImplicitObjectArgument() : nullptr;
-  }
-  if (I < 0 || static_cast<unsigned>(I) >= C->getNumArgs())
-    return nullptr;
-  return C->getArg(I);
-}
-
-bool isStdContainer(QualType T) {
-  T = T.getNonReferenceType().getCanonicalType();
-  const auto *RD = T->getAsCXXRecordDecl();
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
-    return false;
-  llvm::StringRef Name = Spec->getName();
-  if (Name == "array" || Name == "valarray")
-    return true;
-  if (Name != "vector" && Name != "basic_string" && Name != "deque")
-    return false;
-  // Storage from std::allocator is pageable; a custom allocator may pin it.
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  const TemplateArgument &Alloc = Args[Args.size() - 1];
-  if (Alloc.getKind() != TemplateArgument::Type)
-    return false;
-  const auto *A = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      Alloc.getAsType()->getAsCXXRecordDecl());
-  return A && A->isInStdNamespace() && A->getName() == "allocator";
-}
-
-bool isStreamType(QualType T) {
-  T = T.getNonReferenceType().getCanonicalType();
-  const auto *P = T->getAs<PointerType>();
-  if (!P)
-    return false;
-  const auto *RD = P->getPointeeType()->getAsRecordDecl();
-  return RD && RD->getIdentifier() &&
-         (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
-}
-
-/// std::move / std::forward: the argument itself, for aliasing purposes.
-bool isStdCast(const CallExpr *C) {
-  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
-  return F && F->isInStdNamespace() && F->getIdentifier() &&
-         (F->getName() == "move" || F->getName() == "forward") &&
-         C->getNumArgs() == 1;
-}
-
-/// at::Tensor (torch::Tensor): a handle to storage, which copies share.
-bool isTensorType(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getIdentifier() ||
-      (RD->getName() != "Tensor" && RD->getName() != "TensorBase"))
-    return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(RD->getDeclContext());
-  return NS && NS->getIdentifier() && NS->getName() == "at";
-}
-
-/// Does an expression mention a device (`kCPU`, `DeviceType::CUDA`,
-/// `"cuda:0"`, `.device(kCPU)`) or pinned memory (`.pinned_memory(true)`)?
-/// A bounded walk over its subexpressions.
-enum class Mention { Cpu, Cuda, Pinned };
-bool mentions(const Stmt *S, Mention M, unsigned Depth = 0) {
-  if (!S || Depth > 16)
-    return false;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
-    const NamedDecl *ND = D->getDecl();
-    if (!ND->getIdentifier())
-      return false;
-    llvm::StringRef N = ND->getName();
-    return M == Mention::Cpu    ? (N == "kCPU" || N == "CPU")
-           : M == Mention::Cuda ? (N == "kCUDA" || N == "CUDA")
-                                : false;
-  }
-  if (const auto *L = dyn_cast<StringLiteral>(S))
-    return (M == Mention::Cpu && L->getString().starts_with("cpu")) ||
-           (M == Mention::Cuda && L->getString().starts_with("cuda"));
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); MC && M == Mention::Pinned)
-    if (const auto *Method = MC->getMethodDecl();
-        Method && Method->getIdentifier() &&
-        Method->getName() == "pinned_memory")
-    {
-      if (MC->getNumArgs() == 0)
-        return true;
-      // pinned_memory(true), or through c10::optional<bool>(true).
-      const Expr *A = MC->getArg(0);
-      while (true) {
-        A = strip(A);
-        const auto *CE = dyn_cast_or_null<CXXConstructExpr>(A);
-        if (!CE || CE->getNumArgs() != 1)
-          break;
-        A = CE->getArg(0);
-      }
-      const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(A);
-      return B && B->getValue();
-    }
-  if (isa<LambdaExpr>(S))
-    return false;
-  for (const Stmt *Child : S->children())
-    if (mentions(Child, M, Depth + 1))
-      return true;
-  return false;
-}
-
-/// The argument a libtorch call passes for its `non_blocking` parameter
-/// (found by name: Tensor::to has several overloads), or nullptr.
-const Expr *nonBlockingArg(const CallExpr *C) {
-  const FunctionDecl *F = C->getDirectCallee();
-  if (!F)
-    return nullptr;
-  for (unsigned I = 0; I < F->getNumParams() && I < C->getNumArgs(); ++I)
-    if (const IdentifierInfo *Id = F->getParamDecl(I)->getIdentifier();
-        Id && Id->getName() == "non_blocking")
-      return C->getArg(I);
-  return nullptr;
-}
-
-/// Where a Tensor::to target device is the CPU: its arguments other than the
-/// flags mention kCPU / "cpu". (`t.to(other_tensor, ...)` and dtype-only
-/// conversions keep the device: not a device-to-host copy.)
-bool targetsCpu(const CallExpr *C) {
-  for (const Expr *A : C->arguments())
-    if (A != nonBlockingArg(C) && mentions(A, Mention::Cpu))
-      return true;
-  return false;
-}
-bool targetsCuda(const CallExpr *C) {
-  for (const Expr *A : C->arguments())
-    if (A != nonBlockingArg(C) && mentions(A, Mention::Cuda))
-      return true;
-  return false;
-}
-
-/// The storage a pointer-valued expression points into: the variable, member
-/// or element holding the pointer (or the array / container object itself).
-/// Looks through pointer arithmetic, casts, `&x[i]`, `&*p` and `v.data()`.
-const Expr *bufferRoot(const Expr *E) {
-  while (E) {
-    E = strip(E);
-    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
-      if (B->isAdditiveOp() && B->getType()->isPointerType()) {
-        E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
-        continue;
-      }
-      if (B->getOpcode() == BO_Comma) {
-        E = B->getRHS();
-        continue;
-      }
-      return nullptr;
-    }
-    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-      if (U->getOpcode() != UO_AddrOf)
-        return nullptr;
-      const Expr *Sub = U->getSubExpr()->IgnoreParens();
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
-        E = AS->getBase();
-        continue;
-      }
-      if (const auto *D = dyn_cast<UnaryOperator>(Sub);
-          D && D->getOpcode() == UO_Deref) {
-        E = D->getSubExpr();
-        continue;
-      }
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Sub);
-          Op && Op->getOperator() == OO_Subscript) {
-        E = Op->getArg(0);
-        continue;
-      }
-      if (const auto *ME = dyn_cast<MemberExpr>(Sub)) {
-        E = ME->getBase();
-        continue;
-      }
-      if (isa<DeclRefExpr>(Sub))
-        return Sub; // &x: the object x itself
-      return nullptr;
-    }
-    if (const auto *C = dyn_cast<CallExpr>(E); C && isStdCast(C)) {
-      E = C->getArg(0);
-      continue;
-    }
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      const auto *M = MC->getMethodDecl();
-      if (M && M->getIdentifier() &&
-          (M->getName() == "data" || M->getName() == "get" ||
-           M->getName() == "c_str" || M->getName() == "data_ptr" ||
-           M->getName() == "mutable_data_ptr" ||
-           M->getName() == "const_data_ptr")) {
-        E = MC->getImplicitObjectArgument();
-        continue;
-      }
-      return nullptr;
-    }
-    if (const auto *D = dyn_cast<DeclRefExpr>(E))
-      return isa<VarDecl>(D->getDecl()) ? E : nullptr;
-    if (isa<MemberExpr>(E))
-      return E;
-    if (isa<ArraySubscriptExpr>(E) && E->getType()->isPointerType())
-      return E; // bufs[i]
-    return nullptr;
-  }
-  return nullptr;
-}
-
-/// Calls that allocate pageable host memory.
-bool isPageableAllocation(const Expr *E) {
-  E = strip(E);
-  if (isa_and_nonnull<CXXNewExpr>(E))
-    return true;
-  const auto *C = dyn_cast_or_null<CallExpr>(E);
-  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
-  if (!F || !F->getIdentifier())
-    return false;
-  return llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc",
-                             "valloc", "memalign"},
-                            F->getName());
-}
 
 enum class Provenance { Unknown, Pageable, Device, Pinned };
 
@@ -381,7 +42,29 @@ const FunctionDecl *summarizable(const FunctionDecl *FD,
 
 class AliasClasses {
 public:
-  unsigned id(const std::string &Key) {
+  /// Buffers are tracked as a whole, and so are arrays of buffers:
+  /// `h[b]` and `h[1 - b]` of a ring of pinned buffers are one class.
+  static std::string wholeBuffer(const std::string &Key) {
+    std::string R;
+    int Depth = 0;
+    for (char C : Key) {
+      if (C == '[') {
+        if (Depth++ == 0)
+          R += "[*";
+        continue;
+      }
+      if (C == ']') {
+        if (--Depth == 0)
+          R += ']';
+        continue;
+      }
+      if (Depth == 0)
+        R += C;
+    }
+    return R;
+  }
+  unsigned id(const std::string &RawKey) {
+    std::string Key = wholeBuffer(RawKey);
     auto [It, New] = Ids.try_emplace(Key, Parent.size());
     if (New) {
       Parent.push_back(Parent.size());
@@ -483,25 +166,45 @@ std::set<unsigned> intersect(const std::set<unsigned> &A,
   return R;
 }
 
-/// A copy that may still be in flight.
+/// A class of copies (same buffer, same stream) that may still be in
+/// flight. Stream order completes an earlier copy of a class before a later
+/// one, so every sync treats them alike and one entry stands for all.
 struct PendingCopy {
-  MissNote Miss;  ///< the last sync-like call that did not cover it
-  Literals Guard; ///< conditions known to hold when it was issued
-  unsigned Site = 0; ///< the copy site that issued it (for notes)
+  MissNote Miss; ///< the last sync-like call that did not cover it
+  /// The conditions under which one was issued, one set per way it got
+  /// here (`if (a) copy(h); if (b) copy(h);` gives {a} and {b}); it is
+  /// pending on paths where every literal of some set holds. Kept minimal
+  /// (no set includes another) and few (past MaxGuards, just {}).
+  std::set<Literals> Guards;
+  unsigned Site = 0; ///< the copy site that issued it last (for notes)
+  static constexpr size_t MaxGuards = 8;
+
   bool operator==(const PendingCopy &O) const {
     return Miss.Reason == O.Miss.Reason && Miss.Where == O.Miss.Where &&
-           Guard == O.Guard && Site == O.Site;
+           Guards == O.Guards && Site == O.Site;
+  }
+  void addGuards(const std::set<Literals> &More) {
+    Guards.insert(More.begin(), More.end());
+    simplify();
+  }
+  void simplify() {
+    for (auto It = Guards.begin(); It != Guards.end();) {
+      bool Subsumed = llvm::any_of(Guards, [&](const Literals &Other) {
+        return &Other != &*It && Other.size() < It->size() &&
+               std::includes(It->begin(), It->end(), Other.begin(),
+                             Other.end());
+      });
+      It = Subsumed ? Guards.erase(It) : std::next(It);
+    }
+    if (Guards.size() > MaxGuards)
+      Guards = {Literals{}};
   }
 };
 
 /// The dataflow fact at a program point.
 struct State {
   bool Reached = false;
-  /// By copy class (may: union). Copies into the same buffer on the same
-  /// stream form one class: stream order completes an earlier one before a
-  /// later one, so every sync treats them alike, and the state stays as
-  /// small as the number of (buffer, stream) pairs however long the
-  /// function is.
+  /// By copy class (may: union); see PendingCopy.
   std::map<unsigned, PendingCopy> Pending;
   struct EventInfo {
     std::set<unsigned> Covered; ///< copies a record captured (must)
@@ -540,7 +243,7 @@ struct State {
         continue;
       if (It->second.Miss.Reason == MissReason::None)
         It->second.Miss = P.Miss;
-      It->second.Guard = intersect(It->second.Guard, P.Guard);
+      It->second.addGuards(P.Guards);
     }
     for (auto *M : {&Events, &Waits}) {
       const auto &OM = M == &Events ? O.Events : O.Waits;
@@ -569,11 +272,20 @@ struct State {
 
   /// A variable got a new value: what was known about it no longer holds.
   void forget(const VarDecl *V) {
-    for (auto It = Assumed.begin(); It != Assumed.end();)
-      It = It->V == V ? Assumed.erase(It) : std::next(It);
-    for (auto &[Id, P] : Pending)
-      for (auto It = P.Guard.begin(); It != P.Guard.end();)
-        It = It->V == V ? P.Guard.erase(It) : std::next(It);
+    auto Drop = [&](Literals &Set) {
+      for (auto It = Set.begin(); It != Set.end();)
+        It = It->V == V ? Set.erase(It) : std::next(It);
+    };
+    Drop(Assumed);
+    for (auto &[Id, P] : Pending) {
+      std::set<Literals> Kept;
+      for (Literals G : P.Guards) {
+        Drop(G);
+        Kept.insert(std::move(G));
+      }
+      P.Guards = std::move(Kept);
+      P.simplify();
+    }
   }
 
   /// Takes the edge on which L holds; false if the edge is infeasible.
@@ -582,9 +294,13 @@ struct State {
       if (A.contradicts(L))
         return false;
     for (auto It = Pending.begin(); It != Pending.end();) {
-      bool Infeasible = llvm::any_of(
-          It->second.Guard, [&](const Literal &G) { return G.contradicts(L); });
-      It = Infeasible ? Pending.erase(It) : std::next(It);
+      std::set<Literals> &Guards = It->second.Guards;
+      for (auto G = Guards.begin(); G != Guards.end();) {
+        bool Infeasible = llvm::any_of(
+            *G, [&](const Literal &Lit) { return Lit.contradicts(L); });
+        G = Infeasible ? Guards.erase(G) : std::next(G);
+      }
+      It = Guards.empty() ? Pending.erase(It) : std::next(It);
     }
     Assumed.insert(L);
     return true;
@@ -610,7 +326,9 @@ struct AsyncCopyAnalysis::Impl {
   ParentMap PM;
   AliasClasses Aliases;
   std::vector<CopySite *> Copies; ///< owned by Owner.OwnedCopies
-  std::vector<unsigned> ClassOf;  ///< copy site -> its class (a site id)
+  /// Copy site -> its class (a site id): copies into the same buffer on the
+  /// same stream.
+  std::vector<unsigned> ClassOf;
   std::vector<Event> Events;
   std::set<std::string> NonBlockingStreams;
   llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
@@ -667,8 +385,10 @@ struct AsyncCopyAnalysis::Impl {
     }
     S.Spelling = spelling(E, Ctx);
     if (const Expr *Current = currentStreamSource(E)) {
+      // Named after the stream it resolves to (a guard's), if any.
       StreamRef C = currentStreamAt(Current->getBeginLoc());
-      C.Spelling = S.Spelling;
+      if (C.K != StreamRef::Named)
+        C.Spelling = S.Spelling;
       return C;
     }
     if (auto V = evalInt(strip(E), Ctx)) {
@@ -771,7 +491,15 @@ struct AsyncCopyAnalysis::Impl {
     explicit Walker(Impl &I) : I(I) {}
     // Lambdas, blocks and local classes are callables of their own;
     // unevaluated operands and types are not host accesses.
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      // Not its body; but a by-reference capture may change the variable
+      // whenever the lambda runs.
+      for (const LambdaCapture &Cap : L->captures())
+        if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
+          if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar()))
+            escape(V);
+      return true;
+    }
     bool TraverseBlockExpr(BlockExpr *) { return true; }
     bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
     bool TraverseRecordDecl(RecordDecl *) { return true; }
@@ -789,7 +517,25 @@ struct AsyncCopyAnalysis::Impl {
     }
     bool VisitCallExpr(CallExpr *C) {
       I.Calls.push_back(C);
+      // A variable bound to a non-const reference parameter may be changed
+      // by the callee.
+      if (const FunctionDecl *F = C->getDirectCallee();
+          F && !isa<CXXOperatorCallExpr>(C))
+        for (unsigned N = 0; N < F->getNumParams() && N < C->getNumArgs(); ++N)
+          escapeIfBound(F->getParamDecl(N)->getType(), C->getArg(N));
       return true;
+    }
+    void escapeIfBound(QualType T, const Expr *E) {
+      if (!T->isLValueReferenceType() ||
+          T.getNonReferenceType().isConstQualified())
+        return;
+      if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+          escape(V);
+    }
+    void escape(const VarDecl *V) {
+      I.MutatedVars.insert(V);
+      I.AddressTaken.insert(V);
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *C) {
       // c10::cuda::CUDAStreamGuard g(s): s is current until the scope ends.
@@ -832,13 +578,13 @@ struct AsyncCopyAnalysis::Impl {
         noteMutation(U->getSubExpr(), U);
       if (U->getOpcode() == UO_AddrOf)
         if (const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
-          if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
-            I.MutatedVars.insert(V);
-            I.AddressTaken.insert(V);
-          }
+          if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+            escape(V);
       return true;
     }
     bool VisitVarDecl(VarDecl *V) {
+      if (const Expr *Init = V->getInit())
+        escapeIfBound(V->getType(), Init); // bool &r = flag;
       if (const Expr *Init = V->getInit())
         if (!V->getType()->isDependentType()) {
           I.Assigns.push_back({nullptr, Init}), I.InitVars.push_back(V);
@@ -885,9 +631,13 @@ struct AsyncCopyAnalysis::Impl {
     QualType T = V->getType();
     if (isStdContainer(T))
       return Provenance::Pageable;
+    // A stack array or scalar (or plain struct); not a class object, which
+    // may own pinned memory (std::unique_ptr with a cudaFreeHost deleter).
     if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !T->isReferenceType() &&
-        !T->isPointerType())
-      return Provenance::Pageable; // a stack array or object
+        !T->isPointerType() &&
+        !(T->getAsCXXRecordDecl() &&
+          !T->getAsCXXRecordDecl()->isCLike()))
+      return Provenance::Pageable;
     return Provenance::Unknown;
   }
 
@@ -932,13 +682,7 @@ struct AsyncCopyAnalysis::Impl {
                                              : Provenance::Pageable);
         return; // a dtype conversion: same device, new storage (unknown)
       }
-      if (llvm::is_contained({"view", "slice", "narrow", "select", "reshape",
-                              "view_as", "flatten", "squeeze", "unsqueeze",
-                              "transpose", "t", "permute", "expand",
-                              "as_strided", "detach", "alias", "index",
-                              "operator[]"},
-                             Name) &&
-          Obj && isTensorType(Obj->getType()))
+      if (isTensorView(Name) && Obj && isTensorType(Obj->getType()))
         if (const Expr *Root = bufferRoot(Obj))
           Aliases.unite(Key, exprKey(Root));
       return;
@@ -974,7 +718,9 @@ struct AsyncCopyAnalysis::Impl {
       QualType LhsType;
       if (Lhs) {
         const Expr *L = strip(Lhs);
-        if (!isa<DeclRefExpr, MemberExpr, ArraySubscriptExpr>(L))
+        // Not array slots: `dsts[0] = h1; ...; dsts[0] = h2;` would join
+        // h1 and h2.
+        if (!isa<DeclRefExpr, MemberExpr>(L))
           continue;
         LhsKey = exprKey(L);
         LhsType = L->getType();
@@ -1012,7 +758,8 @@ struct AsyncCopyAnalysis::Impl {
         // b.to(kCPU, ...): b is on the GPU (a CPU tensor's to(kCPU) is a
         // no-op, so there would be nothing to copy anyway).
         if (const Expr *Obj = arg(C, ObjectArg))
-          if (const Expr *Root = bufferRoot(Obj))
+          if (const Expr *Root = bufferRoot(Obj);
+              Root && provenanceOf(Root) == Provenance::Unknown)
             Aliases.mark(exprKey(Root), Provenance::Device);
       } else if (E->Role == ApiRole::PoolStream) {
         // c10::cuda::getStreamFromPool: PyTorch creates its pool streams
@@ -1161,6 +908,11 @@ struct AsyncCopyAnalysis::Impl {
       return nullptr; // unknown direction or untrackable destination
     Provenance DstProv = provenanceOf(Root);
     if (*Kind == MemcpyDefault) {
+      // An integer destination (CUdeviceptr) that is not a cast pointer is
+      // a device address.
+      if (strip(Dst)->getType()->isIntegerType() &&
+          Root->getType()->isIntegerType())
+        return nullptr;
       // cudaMemcpyDefault infers the direction from the pointers (UVA).
       const Expr *Src = E.SrcArg == NoArg ? nullptr : arg(C, E.SrcArg);
       const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
@@ -1237,6 +989,23 @@ struct AsyncCopyAnalysis::Impl {
   }
 
   //--- Use classification ---------------------------------------------------
+
+  /// Do a user-declared row's argument positions exist in this call?
+  static bool fitsCall(const ApiEntry &E, const CallExpr *C) {
+    for (int P : {E.DstArg, E.StreamArg, E.EventArg})
+      if (P >= 0 && static_cast<unsigned>(P) >= C->getNumArgs())
+        return false;
+    return true;
+  }
+
+  /// The argument for a callee's parameter: member operator calls
+  /// (`functor(h, s)`, lambdas) carry the object as argument 0.
+  static const Expr *paramArg(const CallExpr *C, int Param) {
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
+      if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
+        return arg(C, Param + 1);
+    return arg(C, Param);
+  }
 
   /// Is a call's callee something the analysis looks into or knows?
   bool isModelledCall(const CallExpr *C) {
@@ -1384,6 +1153,11 @@ struct AsyncCopyAnalysis::Impl {
         // copy that produced the tensor.
         if (Name == "cuda" || (Name == "to" && targetsCuda(MC)))
           return;
+        // A view shares the storage: what is done with it decides.
+        if (isTensorType(MC->getType()) && isTensorView(Name)) {
+          Cur = MC;
+          continue;
+        }
         Cur = MC;
         bool Mutates =
             Name.ends_with("_") || // in-place tensor operations
@@ -1394,7 +1168,8 @@ struct AsyncCopyAnalysis::Impl {
                                Name);
         return Emit(Mutates ? AccessKind::Write : AccessKind::Read, MC);
       }
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P);
+          Op && Op->getOperator() != OO_Call) {
         if (Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur &&
             isTensorType(Op->getType())) {
           Cur = P; // t[0] is a view of t's storage
@@ -1426,6 +1201,15 @@ struct AsyncCopyAnalysis::Impl {
         if (!Element &&
             summarizable(C->getDirectCallee(), Ctx.getSourceManager()))
           return; // applyHelper decides from the helper's summary
+        // A tensor handle stored in a container (outs.push_back(t)) is
+        // another handle to the storage, not a read of it.
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+            MC && !Element && isTensorType(cast<Expr>(Cur)->getType()) &&
+            MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+            llvm::is_contained({"push_back", "emplace_back", "insert",
+                                "emplace", "push", "push_front"},
+                               MC->getMethodDecl()->getName()))
+          return;
         // The pointer, or an element bound to a reference parameter.
         return Emit(AccessKind::PassedToFunction, C, C->getDirectCallee());
       }
@@ -1494,6 +1278,9 @@ struct AsyncCopyAnalysis::Impl {
         continue;
       }
       const FunctionDecl *Callee = C->getDirectCallee();
+      if (const ApiEntry *E = Model.lookup(Callee);
+          E && E->Family == ApiFamily::User && !fitsCall(*E, C))
+        continue; // a declared position past the call's arguments
       if (const ApiEntry *E = Model.lookup(Callee)) {
         if (isPerThreadName(Callee))
           PerThread = true;
@@ -1536,7 +1323,7 @@ struct AsyncCopyAnalysis::Impl {
       Ev.Summary = S;
       if (S)
         for (const HelperSummary::PendingCopy &PC : S->CopiesLeftPending) {
-          const Expr *Dst = arg(C, PC.DstParam);
+          const Expr *Dst = paramArg(C, PC.DstParam);
           const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
           if (!Root)
             continue;
@@ -1545,7 +1332,8 @@ struct AsyncCopyAnalysis::Impl {
               (Prov == Provenance::Pageable && !Opts.StrictMode))
             continue;
           StreamRef Stream =
-              PC.StreamParam >= 0 ? streamOf(arg(C, PC.StreamParam)) : PC.Stream;
+              PC.StreamParam >= 0 ? streamOf(paramArg(C, PC.StreamParam))
+                                  : PC.Stream;
           CopySite *Site = newCopy();
           Site->Call = C;
           Site->InnerCopy = PC.Copy;
@@ -1571,16 +1359,20 @@ struct AsyncCopyAnalysis::Impl {
     if (!Array)
       return;
     bool Ops = E.Struct == ParamsStructKind::Batch3DOps;
-    std::vector<const Expr *> Dsts;
+    // Per slot (its index, as written), the last value stored before the
+    // call: a slot reused for another buffer holds only the latest.
+    std::map<std::string, const Expr *> Slots;
     if (const auto *Init =
             dyn_cast_or_null<InitListExpr>(Array->getInit()
                                                ? Array->getInit()->IgnoreImplicit()
                                                : nullptr);
         Init && !Ops)
-      for (const Expr *Elt : Init->inits())
-        Dsts.push_back(Elt);
+      for (unsigned N = 0; N < Init->getNumInits(); ++N)
+        Slots[std::to_string(N)] = Init->getInit(N);
+    const SourceManager &SM = Ctx.getSourceManager();
     for (const auto &[Lhs, Rhs] : Assigns) {
-      if (!Lhs)
+      if (!Lhs || !SM.isBeforeInTranslationUnit(Lhs->getBeginLoc(),
+                                                C->getBeginLoc()))
         continue;
       const Expr *L = strip(Lhs);
       if (Ops) { // ops[i].dst.op.ptr.ptr
@@ -1602,9 +1394,14 @@ struct AsyncCopyAnalysis::Impl {
       const auto *Sub = dyn_cast<ArraySubscriptExpr>(L);
       const auto *Base =
           Sub ? dyn_cast<DeclRefExpr>(strip(Sub->getBase())) : nullptr;
-      if (Base && Base->getDecl() == Array)
-        Dsts.push_back(Rhs);
+      if (Base && Base->getDecl() == Array) {
+        auto Index = evalInt(Sub->getIdx(), Ctx);
+        Slots[Index ? std::to_string(*Index) : exprKey(Sub->getIdx())] = Rhs;
+      }
     }
+    std::vector<const Expr *> Dsts;
+    for (const auto &[Slot, Value] : Slots)
+      Dsts.push_back(Value);
     for (const Expr *Dst : Dsts) {
       const Expr *Root = bufferRoot(Dst);
       if (!Root)
@@ -1686,6 +1483,9 @@ struct AsyncCopyAnalysis::Impl {
     }
     if (Name != "to" || !targetsCpu(C))
       return;
+    if (ObjRoot && (provenanceOf(ObjRoot) == Provenance::Pageable ||
+                    provenanceOf(ObjRoot) == Provenance::Pinned))
+      return; // already on the CPU: nothing is copied from the device
     // Where does the pinned result go?
     const Stmt *Cur = C;
     const Stmt *P = PM.getParent(Cur);
@@ -1987,8 +1787,10 @@ struct AsyncCopyAnalysis::Impl {
   /// A copy is issued (again): a fresh instance, which no earlier event
   /// record or query covers.
   void issue(State &St, unsigned Id) {
+    // The new copy is pending on every path through here, and a sync that
+    // covers it covers the earlier ones of its class: it stands for them.
     unsigned Class = ClassOf[Id];
-    St.Pending[Class] = PendingCopy{MissNote{}, St.Assumed, Id};
+    St.Pending[Class] = PendingCopy{MissNote{}, {St.Assumed}, Id};
     for (auto *M : {&St.Events, &St.Waits})
       for (auto &[Key, Info] : *M)
         Info.Covered.erase(Class);
@@ -2238,7 +2040,7 @@ struct AsyncCopyAnalysis::Impl {
     Entry.Reached = true;
     for (unsigned Id = 0; Id < Copies.size(); ++Id)
       if (Copies[Id]->Synthetic)
-        Entry.Pending[Id] = PendingCopy{MissNote{}, {}, Id};
+        Entry.Pending[Id] = PendingCopy{MissNote{}, {Literals{}}, Id};
 
     auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
       State St = In[B.getBlockID()];

@@ -110,7 +110,7 @@ constexpr const char *MissNotes[] = {
     "a host function enqueued on the stream does not block the calling "
     "thread",
     "synchronizing the legacy default stream does not wait for %1, which "
-    "was created with cudaStreamNonBlocking",
+    "was created non-blocking",
     "with per-thread default streams, stream '%0' is this thread's own "
     "stream and does not wait for %1",
     "'%0' is queried here, but the access is not guarded by the query "

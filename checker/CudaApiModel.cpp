@@ -114,6 +114,12 @@ void appendDriverApi(std::vector<ApiEntry> &Out) {
   T.push_back(fixedBlocking("cuMemcpyHtoD", MemcpyHostToDevice));
   T.push_back(fixedBlocking("cuMemcpy", MemcpyDefault));
   T.push_back(fixedBlocking("cuMemcpyDtoD", MemcpyDeviceToDevice));
+  for (llvm::StringRef Name :
+       {"cuMemcpy2D", "cuMemcpy2DUnaligned", "cuMemcpy3D"}) {
+    ApiEntry E = blocking(Name, NoArg);
+    E.Struct = ParamsStructKind::DriverMemcpy;
+    T.push_back(E);
+  }
   T.push_back(ApiEntry{"cuMemFree", ApiRole::FreeSync});
   T.push_back(ApiEntry{"cuMemFreeHost", ApiRole::FreeSync});
   appendStreamLifecycle(T, {"cuLaunchHostFunc", "cuStreamAddCallback",
@@ -161,6 +167,9 @@ void appendHip(std::vector<ApiEntry> &T) {
   T.push_back(Hip(onStream("hipStreamQuery", ApiRole::StreamQuery, 0)));
   T.push_back(Hip(onEvent("hipEventQuery", ApiRole::EventQuery, 0)));
   T.push_back(Hip(blocking("hipMemcpy", 3)));
+  // hipMemcpyWithStream: "copies ... on the specified stream; the function
+  // returns once the copy is complete" (synchronous on that stream).
+  T.push_back(Hip(onStream("hipMemcpyWithStream", ApiRole::StreamSync, 4)));
   T.push_back(Hip(fixedBlocking("hipMemcpyDtoH", MemcpyDeviceToHost)));
   T.push_back(Hip(fixedBlocking("hipMemcpyHtoD", MemcpyHostToDevice)));
   T.push_back(Hip(blocking("hipMemcpy2D", 6)));
@@ -253,6 +262,9 @@ void appendTorch(std::vector<ApiEntry> &T) {
                              ApiRole::SetCurrentStream, 0)));
   T.push_back(Torch(onStream("c10::cuda::CUDAStreamGuard::CUDAStreamGuard",
                              ApiRole::SetCurrentStream, 0)));
+  T.push_back(Torch(
+      onStream("c10::cuda::OptionalCUDAStreamGuard::OptionalCUDAStreamGuard",
+               ApiRole::SetCurrentStream, 0)));
 }
 
 std::vector<ApiEntry> buildTable() {
@@ -474,6 +486,7 @@ llvm::Expected<ApiEntry> parseUserRow(llvm::StringRef Text, ApiRole Role) {
     break;
   }
   llvm::StringRef Name(NameBegin, NameEnd - NameBegin);
+  Name.consume_front("::"); // a fully qualified name: ::io::fetch
   for (; I < Parts.size(); ++I)
     Fields.push_back(Parts[I].trim());
   if (Name.empty() || !llvm::all_of(Name, [](char C) {

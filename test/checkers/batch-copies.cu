@@ -70,3 +70,23 @@ void batch3DThenSync(cudaStream_t s) {
   cudaStreamSynchronize(s);
   consume(h[0]);
 }
+
+// Reusing a slot of the destination array for another buffer does not make
+// the two buffers one.
+void batchSlotReused(const float *d0, cudaStream_t s,
+                     cudaMemcpyAttributes *attrs, size_t *idx) {
+  float *h1, *h2;
+  cudaMallocHost(&h1, 64);
+  cudaMallocHost(&h2, 64);
+  void *dsts[1];
+  const void *srcs[] = {d0};
+  size_t sizes[] = {64};
+  dsts[0] = h1;
+  cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, attrs, idx, 1, s);
+  cudaStreamSynchronize(s);
+  dsts[0] = h2;
+  cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, attrs, idx, 1, s);
+  consume(h1[0]);
+  consume(h2[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h2' is read before the asynchronous
+}

@@ -173,3 +173,55 @@ void iteratorsOnOneLine(PinnedVector &v, const float *d, cudaStream_t s) {
     consume(*i);
   // CHECK: :[[@LINE-2]]:17: warning: 'v' is read before the asynchronous
 }
+
+//===--- Writes the function cannot see directly ---------------------------===//
+
+void toggle(bool &);
+void flagChangedThroughReference(float *h, const float *d, cudaStream_t s,
+                                 bool async) {
+  if (async)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  toggle(async);
+  if (async)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void flagChangedByLambda(float *h, const float *d, cudaStream_t s,
+                         bool async) {
+  if (async)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto flip = [&] { async = false; };
+  flip();
+  if (async)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+// Two flags, one buffer: every path that copies also syncs.
+void twoFlagsOneBuffer(float *h, const float *d, cudaStream_t s, bool c0,
+                       bool c1) {
+  if (c0)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (c1)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (c0)
+    cudaStreamSynchronize(s);
+  if (c1)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+void twoFlagsOneBufferOneSync(float *h, const float *d, cudaStream_t s,
+                              bool c0, bool c1) {
+  if (c0)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (c1)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (c0)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}

@@ -133,7 +133,7 @@ void nonBlockingStreamThenLegacySync(float *h, CUdeviceptr d) {
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
   // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
-  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's', which was created with cudaStreamNonBlocking
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's', which was created non-blocking
 }
 
 void blockingStreamThenLegacySync(float *h, CUdeviceptr d) {
@@ -183,4 +183,28 @@ void runtimeCopyDriverSyncOfAnother(float *h, const float *d, CUstream s,
   cuStreamSynchronize(other);
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+//===--- Blocking struct copies, device addresses --------------------------===//
+
+void blockingMemcpy2DSyncs(float *h, float *h2, CUdeviceptr d) {
+  CUstream s;
+  cuStreamCreate(&s, CU_STREAM_DEFAULT);
+  cuMemcpyDtoHAsync(h, d, 64, s);
+  CUDA_MEMCPY2D c = {};
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = d;
+  c.dstMemoryType = CU_MEMORYTYPE_HOST;
+  c.dstHost = h2;
+  cuMemcpy2D(&c);
+  consume(h[0]);
+  // PTDS: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void logAddress(CUdeviceptr);
+// cuMemcpyAsync between two CUdeviceptr values is device-to-device.
+void unifiedCopyBetweenDeviceAddresses(CUdeviceptr dst, CUdeviceptr src,
+                                       CUstream s) {
+  cuMemcpyAsync(dst, src, 64, s);
+  logAddress(dst);
 }

@@ -91,3 +91,32 @@ void chainWithinTheBound(const float *d, cudaStream_t s) {
   consumeValue(h[0]);
   // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before
 }
+
+//===--- Function objects and lambdas called like functions -----------------===//
+
+struct SyncThenRead {
+  void operator()(const float *p, cudaStream_t st) const {
+    cudaStreamSynchronize(st);
+    consumeValue(p[0]);
+  }
+};
+void functorSyncsThenReads(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  SyncThenRead{}(h, s);
+  // DEPTH0: :[[@LINE-1]]:18: warning: 'h' is passed to 'operator()' before
+}
+
+void lambdaIssuesTheCopy(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto fetch = [](float *dst, const float *src, cudaStream_t st) {
+    cudaMemcpyAsync(dst, src, 64, cudaMemcpyDeviceToHost, st);
+  };
+  fetch(h, d, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
+  // CHECK: :[[@LINE-6]]:5: note: the copy is issued here
+}

@@ -122,3 +122,11 @@ void portedCudaSync(float *h, const float *d, cudaStream_t s) {
   (void)cudaStreamSynchronize(s);
   consume(h[0]);
 }
+
+// hipMemcpyWithStream returns once the copy on that stream has completed.
+void memcpyWithStreamSyncsItsStream(float *h, float *h2, const float *d,
+                                    hipStream_t s) {
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipMemcpyWithStream(h2, d, 64, hipMemcpyDeviceToHost, s);
+  consume(h[0]);
+}

@@ -8,6 +8,7 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <iostream>
+#include <vector>
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
@@ -167,7 +168,7 @@ void guardedCopyThenDefaultSync(torch::Tensor a, const torch::Tensor &b) {
   a.copy_(tmp);
   // CHECK: :[[@LINE-1]]:11: warning: 'tmp' is passed to 'copy_' before the asynchronous
   // CHECK: :[[@LINE-5]]:11: note: asynchronous device-to-host copy into 'tmp' on stream 'side' is issued here
-  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 'side', which was created with cudaStreamNonBlocking
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 'side', which was created non-blocking
 }
 
 void guardedCopyThenSideSync(torch::Tensor a, const torch::Tensor &b) {
@@ -186,5 +187,49 @@ void setCurrentThenSyncIt(torch::Tensor a, const torch::Tensor &b) {
   c10::cuda::setCurrentCUDAStream(side);
   auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
   at::cuda::getCurrentCUDAStream().synchronize();
+  a.copy_(tmp);
+}
+
+//===--- Views, handles in containers, tensors already on the CPU ----------===//
+
+void viewThenSync(const torch::Tensor &b) {
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  auto flat = tmp.view({-1}); // shares the storage: not a read
+  torch::cuda::synchronize();
+  float x = flat[0].item<float>();
+}
+
+void viewReadBeforeSync(const torch::Tensor &b) {
+  auto tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  auto flat = tmp.view({-1});
+  float x = flat[0].item<float>();
+  // CHECK: :[[@LINE-1]]:13: warning: 'flat' is read before the asynchronous
+  torch::cuda::synchronize();
+}
+
+void handlesCollectedThenOneSync(const torch::Tensor &b,
+                                 std::vector<torch::Tensor> &outs) {
+  for (int i = 0; i < 4; ++i) {
+    auto h = b.to(torch::kCPU, /*non_blocking=*/true);
+    outs.push_back(h); // another handle, not a read
+  }
+  torch::cuda::synchronize();
+}
+
+// A CPU tensor's to(kCPU) copies nothing from the device.
+void toCpuOfCpuTensor(torch::Tensor a) {
+  auto cpu = torch::zeros({3});
+  auto tmp = cpu.to(torch::kCPU, /*non_blocking=*/true);
+  a.copy_(tmp);
+}
+
+void optionalGuardThenSideSync(torch::Tensor a, const torch::Tensor &b) {
+  auto side = c10::cuda::getStreamFromPool();
+  torch::Tensor tmp;
+  {
+    c10::cuda::OptionalCUDAStreamGuard guard{c10::Stream(side)};
+    tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+  }
+  side.synchronize();
   a.copy_(tmp);
 }

@@ -47,6 +47,7 @@ void copyOnStreamZeroSyncPerThread(float *h, const float *d) {
   consume(h[0]);
   // LEGACY: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
   // LEGACY: :[[@LINE-4]]:3: note: asynchronous device-to-host copy into 'h' on the legacy default stream is issued here
+  // LEGACY: :[[@LINE-4]]:3: note: this synchronizes stream 'cudaStreamPerThread', not the legacy default stream, the copy's stream
 }
 
 void copyOnStreamZeroNoSync(float *h, const float *d) {

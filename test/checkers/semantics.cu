@@ -181,7 +181,7 @@ void nonBlockingStreamThenSyncLegacy(float *h, const float *d) {
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
   // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
-  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's', which was created with cudaStreamNonBlocking
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's', which was created non-blocking
 }
 
 void nonBlockingStreamThenSyncItself(float *h, const float *d) {

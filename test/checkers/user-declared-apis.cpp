@@ -13,6 +13,20 @@
 // known, so nothing is reported.
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags | count 0
 //
+// A fully qualified name with a leading `::` is the same name; a row whose
+// positions do not exist in a call does not describe that call (here
+// syncStream has one argument, not four), so it is neither copy nor sync.
+// RUN: %clang_tidy_cars %s -config="{CheckOptions: { \
+// RUN:   cuda-async-read-before-sync.AsyncCopyFunctions: '::io::fetch:1:0;copyToHost:0:3', \
+// RUN:   cuda-async-read-before-sync.StreamSyncFunctions: 'syncStream:3'}}" \
+// RUN:   -- %cuda_mock_flags | FileCheck %s --check-prefix=POS --implicit-check-not='warning:'
+// POS: user-declared-apis.cpp:[[@LINE+41]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+48]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+54]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+59]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+72]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+79]]:11: warning: 'h' is read before the asynchronous
+//
 // --dump-config round-trips them.
 // RUN: %clang_tidy_cars %s --dump-config -config="{CheckOptions: { \
 // RUN:   cuda-async-read-before-sync.AsyncCopyFunctions: 'copyToHost:0:3;io::fetch:1:0'}}" \

@@ -1,0 +1,261 @@
+//===--- ExprUtils.cpp - Identity and shape of CUDA-call arguments ------===//
+
+#include "ExprUtils.h"
+#include "CudaApiModel.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::cuda {
+
+bool isStreamConversion(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *M = MC->getMethodDecl();
+  const CXXRecordDecl *R = M ? M->getParent() : nullptr;
+  if (!R || !R->getIdentifier() ||
+      (R->getName() != "CUDAStream" && R->getName() != "Stream"))
+    return false;
+  if (isa<CXXConversionDecl>(M))
+    return true;
+  return M->getIdentifier() && MC->getNumArgs() == 0 &&
+         (M->getName() == "stream" || M->getName() == "unwrap");
+}
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<CastExpr>(E))
+      E = C->getSubExpr();
+    else if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      E = D->getExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
+      E = W->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+             MC && isStreamConversion(MC))
+      E = MC->getImplicitObjectArgument();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
+             CE->getConstructor()->isCopyOrMoveConstructor())
+      E = CE->getArg(0); // a copy of a handle names the same object
+    else
+      break;
+  }
+  return E;
+}
+
+std::string ptrKey(const void *P) {
+  return std::to_string(reinterpret_cast<uintptr_t>(P));
+}
+
+std::string exprKey(const Expr *E) {
+  E = strip(E);
+  if (!E)
+    return "?";
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    return "d" + ptrKey(D->getDecl()->getCanonicalDecl());
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return exprKey(M->getBase()) + (M->isArrow() ? "->" : ".") + "f" +
+           ptrKey(M->getMemberDecl()->getCanonicalDecl());
+  if (isa<CXXThisExpr>(E))
+    return "this";
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return exprKey(A->getBase()) + "[" + exprKey(A->getIdx()) + "]";
+  if (const auto *I = dyn_cast<IntegerLiteral>(E))
+    return std::to_string(I->getValue().getLimitedValue());
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
+           exprKey(U->getSubExpr());
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    std::string K = C->getDirectCallee()
+                        ? "c" + ptrKey(C->getDirectCallee()->getCanonicalDecl())
+                        : exprKey(C->getCallee());
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      K = exprKey(MC->getImplicitObjectArgument()) + "." + K;
+    K += "(";
+    for (const Expr *A : C->arguments())
+      K += exprKey(A) + ",";
+    return K + ")";
+  }
+  return "<" + ptrKey(E) + ">"; // unknown shape: only equal to itself
+}
+
+std::string spelling(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Macro arguments (CHECK(cudaMemcpyAsync(h, ...))) are spelled in the
+  // file; anything built inside a macro body is printed instead.
+  SourceLocation B = SM.getFileLoc(E->getBeginLoc());
+  SourceLocation End = SM.getFileLoc(E->getEndLoc());
+  if (B.isValid() && End.isValid() &&
+      !SM.isMacroBodyExpansion(E->getBeginLoc()) &&
+      !SM.isMacroBodyExpansion(E->getEndLoc()) &&
+      SM.getFileID(B) == SM.getFileID(End) &&
+      !SM.isBeforeInTranslationUnit(End, B)) {
+    llvm::StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(B, End), SM, Ctx.getLangOpts());
+    if (!Text.empty() && Text.size() < 80 && !Text.contains('\n'))
+      return Text.str();
+  }
+  // An expression that is a whole macro expansion (cudaStreamPerThread):
+  // the macro as written.
+  const LangOptions &LO = Ctx.getLangOpts();
+  SourceLocation MacroBegin, MacroEnd;
+  if (E->getBeginLoc().isMacroID() &&
+      Lexer::isAtStartOfMacroExpansion(E->getBeginLoc(), SM, LO,
+                                       &MacroBegin) &&
+      Lexer::isAtEndOfMacroExpansion(E->getEndLoc(), SM, LO, &MacroEnd)) {
+    llvm::StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(MacroBegin, MacroEnd), SM, LO);
+    if (!Text.empty() && Text.size() < 80 && !Text.contains('\n'))
+      return Text.str();
+  }
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+  return S;
+}
+
+std::optional<long long> evalInt(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E->IgnoreParenImpCasts()))
+    E = D->getExpr();
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  if (E->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
+                               Expr::NPC_ValueDependentIsNotNull))
+    return 0;
+  return std::nullopt;
+}
+
+const Expr *arg(const CallExpr *C, int I) {
+  if (I == ObjectArg) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+    return MC ? MC->getImplicitObjectArgument() : nullptr;
+  }
+  if (I < 0 || static_cast<unsigned>(I) >= C->getNumArgs())
+    return nullptr;
+  return C->getArg(I);
+}
+
+bool isStdContainer(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return false;
+  llvm::StringRef Name = Spec->getName();
+  if (Name == "array" || Name == "valarray")
+    return true;
+  if (Name != "vector" && Name != "basic_string" && Name != "deque")
+    return false;
+  // Storage from std::allocator is pageable; a custom allocator may pin it.
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  const TemplateArgument &Alloc = Args[Args.size() - 1];
+  if (Alloc.getKind() != TemplateArgument::Type)
+    return false;
+  const auto *A = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Alloc.getAsType()->getAsCXXRecordDecl());
+  return A && A->isInStdNamespace() && A->getName() == "allocator";
+}
+
+bool isStreamType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *P = T->getAs<PointerType>();
+  if (!P)
+    return false;
+  const auto *RD = P->getPointeeType()->getAsRecordDecl();
+  return RD && RD->getIdentifier() &&
+         (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
+}
+
+bool isStdCast(const CallExpr *C) {
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  return F && F->isInStdNamespace() && F->getIdentifier() &&
+         (F->getName() == "move" || F->getName() == "forward") &&
+         C->getNumArgs() == 1;
+}
+
+const Expr *bufferRoot(const Expr *E) {
+  while (E) {
+    E = strip(E);
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isAdditiveOp() && B->getType()->isPointerType()) {
+        E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+        continue;
+      }
+      if (B->getOpcode() == BO_Comma) {
+        E = B->getRHS();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_AddrOf)
+        return nullptr;
+      const Expr *Sub = U->getSubExpr()->IgnoreParens();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+        E = AS->getBase();
+        continue;
+      }
+      if (const auto *D = dyn_cast<UnaryOperator>(Sub);
+          D && D->getOpcode() == UO_Deref) {
+        E = D->getSubExpr();
+        continue;
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Sub);
+          Op && Op->getOperator() == OO_Subscript) {
+        E = Op->getArg(0);
+        continue;
+      }
+      if (const auto *ME = dyn_cast<MemberExpr>(Sub)) {
+        E = ME->getBase();
+        continue;
+      }
+      if (isa<DeclRefExpr>(Sub))
+        return Sub; // &x: the object x itself
+      return nullptr;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E); C && isStdCast(C)) {
+      E = C->getArg(0);
+      continue;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const auto *M = MC->getMethodDecl();
+      if (M && M->getIdentifier() &&
+          (M->getName() == "data" || M->getName() == "get" ||
+           M->getName() == "c_str" || M->getName() == "data_ptr" ||
+           M->getName() == "mutable_data_ptr" ||
+           M->getName() == "const_data_ptr")) {
+        E = MC->getImplicitObjectArgument();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return isa<VarDecl>(D->getDecl()) ? E : nullptr;
+    if (isa<MemberExpr>(E))
+      return E;
+    if (isa<ArraySubscriptExpr>(E) && E->getType()->isPointerType())
+      return E; // bufs[i]
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool isPageableAllocation(const Expr *E) {
+  E = strip(E);
+  if (isa_and_nonnull<CXXNewExpr>(E))
+    return true;
+  const auto *C = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return false;
+  return llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc",
+                             "valloc", "memalign"},
+                            F->getName());
+}
+
+} // namespace clang::tidy::cuda
