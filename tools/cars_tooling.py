@@ -23,6 +23,9 @@ import shutil
 import subprocess
 import sys
 
+# The LLVM versions the plugin is built and tested against (README).
+SUPPORTED_LLVM_MAJORS = (22, 19)
+
 CHECK = "cuda-async-read-before-sync"
 PLUGIN_NAME = "CudaAsyncReadBeforeSync.so"
 TOOLCHAIN_NAME = "CudaAsyncReadBeforeSync.toolchain.json"
@@ -117,10 +120,13 @@ def resolve_toolchain():
         raise ToolError(
             "%s is clang-tidy %d, but %s was built for LLVM %d: a clang-tidy "
             "plugin only loads into the clang-tidy of the LLVM major version it "
-            "was compiled against. Use clang-tidy-%d (unset CARS_CLANG_TIDY), "
-            "or build the plugin for LLVM %d (CARS_LLVM_MAJOR=%d bash scripts/setup.sh)"
+            "was compiled against. Use clang-tidy-%d (unset CARS_CLANG_TIDY)%s"
             % (clang_tidy, major, plugin, tc["llvm_major"], tc["llvm_major"],
-               major, major))
+               ", or build the plugin for LLVM %d (CARS_LLVM_MAJOR=%d bash "
+               "scripts/setup.sh)" % (major, major)
+               if major in SUPPORTED_LLVM_MAJORS else
+               "; LLVM %d is not supported (supported: %s)"
+               % (major, ", ".join(map(str, SUPPORTED_LLVM_MAJORS)))))
     return plugin, clang_tidy, tc
 
 
