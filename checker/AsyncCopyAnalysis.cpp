@@ -955,6 +955,21 @@ struct AsyncCopyAnalysis::Impl {
     Events.push_back(std::move(Ev));
   }
 
+  /// A seed on a stream that is neither a parameter nor "any stream".
+  static constexpr int MemberOrGlobalStream = -2;
+
+  /// A member of `this` (through any chain of members) or a global.
+  static bool outlivesCall(const Expr *E) {
+    E = strip(E);
+    while (const auto *M = dyn_cast_or_null<MemberExpr>(E))
+      E = strip(M->getBase());
+    if (isa_and_nonnull<CXXThisExpr>(E))
+      return true;
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && V->hasGlobalStorage() && !V->isStaticLocal();
+  }
+
   void seedSummaryCopies() {
     // Synthetic copies: on each stream parameter (buffer: none), on no
     // particular stream (cleared only by a device-wide sync), and into each
@@ -980,6 +995,22 @@ struct AsyncCopyAnalysis::Impl {
     };
     for (int S : StreamParams)
       Seed(-1, S);
+    // Streams the helper synchronizes that outlive it: members of `this`
+    // (`void wait() { cudaStreamSynchronize(s_); }`) and globals.
+    std::set<std::string> Seen;
+    for (const CallExpr *C : Calls) {
+      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      if (!E || E->Role != ApiRole::StreamSync)
+        continue;
+      StreamRef St = streamOf(arg(C, E->StreamArg));
+      if (St.K != StreamRef::Named || !outlivesCall(arg(C, E->StreamArg)) ||
+          !Seen.insert(St.Key).second)
+        continue;
+      CopySite *Site = newCopy();
+      Site->Synthetic = true;
+      Site->SeedStreamParam = MemberOrGlobalStream;
+      Site->Stream = St;
+    }
     for (unsigned P = 0; P < FD->getNumParams(); ++P) {
       QualType T = FD->getParamDecl(P)->getType();
       if (T->isPointerType() || T->isReferenceType() || isStdContainer(T))
@@ -1773,6 +1804,26 @@ struct AsyncCopyAnalysis::Impl {
     }
     if (!S)
       return;
+    for (StreamRef Synced : S->SyncsStreams) {
+      // `this->s_` in the helper is `obj.s_` / `p->s_` at `obj.wait()` /
+      // `p->wait()`, and itself at a call on `this`.
+      llvm::StringRef Key = Synced.Key;
+      if (Key.consume_front("this->")) {
+        const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+        const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+        if (!Obj)
+          continue;
+        if (!isa<CXXThisExpr>(strip(Obj))) {
+          const char *Sep = Obj->getType()->isPointerType() ? "->" : ".";
+          Synced.Key = exprKey(Obj) + Sep + Key.str();
+          llvm::StringRef Member = Synced.Spelling;
+          Member.consume_front("this->");
+          Synced.Spelling = spelling(Obj, Ctx) + Sep + Member.str();
+        }
+      }
+      Synced.NonBlocking = NonBlockingStreams.count(Synced.Key) != 0;
+      syncStream(St, Synced, C);
+    }
     if (S->SyncsDevice) {
       St.Pending.clear();
     } else {
@@ -2191,6 +2242,11 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     if (!C.Synthetic || C.SeedParam >= 0)
       continue;
     bool Cleared = !Exit->Pending.count(Id);
+    if (C.SeedStreamParam == Impl::MemberOrGlobalStream) {
+      if (Cleared)
+        S->SyncsStreams.push_back(C.Stream);
+      continue;
+    }
     if (C.SeedStreamParam < 0)
       S->SyncsDevice = Cleared;
     else

@@ -97,6 +97,10 @@ struct Finding {
 struct HelperSummary {
   bool SyncsDevice = false;           ///< on every path to its exit
   std::vector<bool> SyncsStreamParam; ///< per parameter
+  /// Streams that are not parameters but members of the object the helper
+  /// is called on (`this->s_`) or globals, synchronized on every path;
+  /// keyed as in the helper (`this->...`), rebased at the call.
+  std::vector<StreamRef> SyncsStreams;
   /// Per pointer parameter: touched on the host before a sync of the
   /// given stream parameter (index), or of no stream at all (-1).
   std::vector<std::vector<int>> AccessedUnlessSynced;

@@ -120,3 +120,63 @@ void lambdaIssuesTheCopy(const float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
   // CHECK: :[[@LINE-6]]:5: note: the copy is issued here
 }
+
+//===--- Helpers that synchronize a member or global stream -----------------===//
+
+cudaStream_t gStream;
+void syncGlobalStream() { cudaStreamSynchronize(gStream); }
+
+class Pipeline {
+public:
+  void wait() { cudaStreamSynchronize(s_); }
+  void waitOther() { cudaStreamSynchronize(other_); }
+
+  void fetchThenWait(const float *d) {
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+    wait();
+    consumeValue(h_[0]);
+    // DEPTH0: :[[@LINE-1]]:18: warning: 'h_' is read before the asynchronous
+  }
+  void fetchThenWaitOther(const float *d) {
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+    waitOther();
+    consumeValue(h_[0]);
+    // CHECK: :[[@LINE-1]]:18: warning: 'h_' is read before the asynchronous
+    // CHECK: :[[@LINE-4]]:5: note: asynchronous device-to-host copy into 'h_' on stream 's_' is issued here
+    // CHECK: :[[@LINE-4]]:5: note: this synchronizes stream 'other_', not stream 's_', the copy's stream
+    // DEPTH0: :[[@LINE-4]]:18: warning: 'h_' is read before the asynchronous
+  }
+  void fetchThenThisWait(const float *d) {
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+    this->wait();
+    consumeValue(h_[0]);
+    // DEPTH0: :[[@LINE-1]]:18: warning: 'h_' is read before the asynchronous
+  }
+
+  float *h_;
+  cudaStream_t s_, other_;
+};
+
+void fetchThroughObject(Pipeline &p, const float *d) {
+  cudaMemcpyAsync(p.h_, d, 64, cudaMemcpyDeviceToHost, p.s_);
+  p.wait();
+  consumeValue(p.h_[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'p.h_' is read before the asynchronous
+}
+
+void fetchThroughObjectWaitOther(Pipeline &p, Pipeline &q, const float *d) {
+  cudaMemcpyAsync(p.h_, d, 64, cudaMemcpyDeviceToHost, p.s_);
+  q.wait(); // another object's stream
+  consumeValue(p.h_[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'p.h_' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy into 'p.h_' on stream 'p.s_' is issued here
+  // CHECK: :[[@LINE-4]]:3: note: this synchronizes stream 'q.s_', not stream 'p.s_', the copy's stream
+  // DEPTH0: :[[@LINE-4]]:16: warning: 'p.h_' is read before the asynchronous
+}
+
+void fetchOnGlobalStream(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, gStream);
+  syncGlobalStream();
+  consumeValue(h[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+}
