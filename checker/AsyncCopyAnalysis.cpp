@@ -353,7 +353,14 @@ struct AsyncCopyAnalysis::Impl {
     StreamRef Stream;
   };
   std::vector<StreamSetter> Setters;
-  std::vector<std::pair<const Expr *, const Expr *>> Assigns; ///< lhs, rhs
+  /// `lhs = rhs` (Var set when lhs names a variable) and `T var = rhs`
+  /// (Lhs null), in source order.
+  struct Assignment {
+    const Expr *Lhs;
+    const VarDecl *Var;
+    const Expr *Rhs;
+  };
+  std::vector<Assignment> Assigns;
   std::vector<const Expr *> Candidates; ///< DeclRefExpr / MemberExpr / ...
   /// cudaMemcpy3DParms fields assigned: var -> (field name, value, location)
   struct ParamsWrite {
@@ -560,8 +567,12 @@ struct AsyncCopyAnalysis::Impl {
     }
     bool VisitBinaryOperator(BinaryOperator *B) {
       if (B->isAssignmentOp()) {
-        if (B->getOpcode() == BO_Assign)
-          I.Assigns.push_back({B->getLHS(), B->getRHS()});
+        if (B->getOpcode() == BO_Assign) {
+          const auto *D = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
+          I.Assigns.push_back({B->getLHS(),
+                               D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr,
+                               B->getRHS()});
+        }
         noteMutation(B->getLHS(), B);
         noteParamsWrite(B->getLHS(), B->getRHS());
       }
@@ -587,7 +598,7 @@ struct AsyncCopyAnalysis::Impl {
         escapeIfBound(V->getType(), Init); // bool &r = flag;
       if (const Expr *Init = V->getInit())
         if (!V->getType()->isDependentType()) {
-          I.Assigns.push_back({nullptr, Init}), I.InitVars.push_back(V);
+          I.Assigns.push_back({nullptr, V, Init});
           I.Writes.push_back({V, Init}); // a new value each time it runs
         }
       return true;
@@ -618,7 +629,6 @@ struct AsyncCopyAnalysis::Impl {
         I.ParamsWrites.push_back({V, Field, Rhs});
     }
   };
-  std::vector<const VarDecl *> InitVars; ///< parallel to Assigns' null lhs
 
   //--- Provenance -----------------------------------------------------------
 
@@ -712,12 +722,11 @@ struct AsyncCopyAnalysis::Impl {
   }
 
   void buildAliasesAndProvenance() {
-    for (size_t N = 0, VI = 0; N < Assigns.size(); ++N) {
-      auto [Lhs, Rhs] = Assigns[N];
+    for (const Assignment &A : Assigns) {
       std::string LhsKey;
       QualType LhsType;
-      if (Lhs) {
-        const Expr *L = strip(Lhs);
+      if (A.Lhs) {
+        const Expr *L = strip(A.Lhs);
         // Not array slots: `dsts[0] = h1; ...; dsts[0] = h2;` would join
         // h1 and h2.
         if (!isa<DeclRefExpr, MemberExpr>(L))
@@ -725,21 +734,29 @@ struct AsyncCopyAnalysis::Impl {
         LhsKey = exprKey(L);
         LhsType = L->getType();
       } else {
-        const VarDecl *V = InitVars[VI++];
-        LhsKey = "d" + ptrKey(V->getCanonicalDecl());
-        LhsType = V->getType();
+        LhsKey = "d" + ptrKey(A.Var->getCanonicalDecl());
+        LhsType = A.Var->getType();
+      }
+      // c10::cuda::getStreamFromPool: PyTorch creates its pool streams with
+      // cudaStreamNonBlocking (c10/cuda/CUDAStream.cpp).
+      if (const auto *C = dyn_cast_or_null<CallExpr>(strip(A.Rhs))) {
+        const ApiEntry *E = Model.lookup(C->getDirectCallee());
+        if (E && E->Role == ApiRole::PoolStream) {
+          NonBlockingStreams.insert(LhsKey);
+          continue;
+        }
       }
       if (isTensorType(LhsType)) {
-        tensorProvenance(LhsKey, Rhs);
+        tensorProvenance(LhsKey, A.Rhs);
         continue;
       }
       if (!LhsType->isPointerType() && !LhsType->isReferenceType())
         continue;
-      if (isPageableAllocation(Rhs)) {
+      if (isPageableAllocation(A.Rhs)) {
         Aliases.mark(LhsKey, Provenance::Pageable);
         continue;
       }
-      if (const Expr *Root = bufferRoot(Rhs)) {
+      if (const Expr *Root = bufferRoot(A.Rhs)) {
         Aliases.unite(LhsKey, exprKey(Root));
         Aliases.mark(LhsKey, declProvenance(Root));
       }
@@ -761,24 +778,6 @@ struct AsyncCopyAnalysis::Impl {
           if (const Expr *Root = bufferRoot(Obj);
               Root && provenanceOf(Root) == Provenance::Unknown)
             Aliases.mark(exprKey(Root), Provenance::Device);
-      } else if (E->Role == ApiRole::PoolStream) {
-        // c10::cuda::getStreamFromPool: PyTorch creates its pool streams
-        // with cudaStreamNonBlocking (c10/cuda/CUDAStream.cpp).
-        for (size_t N = 0, VI = 0; N < Assigns.size(); ++N) {
-          if (Assigns[N].first) {
-            if (strip(Assigns[N].second) == C)
-              NonBlockingStreams.insert(exprKey(Assigns[N].first));
-            continue;
-          }
-          const VarDecl *V = InitVars[VI++];
-          if (strip(Assigns[N].second) == C ||
-              (isa<CXXConstructExpr>(strip(Assigns[N].second)) &&
-               cast<CXXConstructExpr>(strip(Assigns[N].second))
-                       ->getNumArgs() == 1 &&
-               strip(cast<CXXConstructExpr>(strip(Assigns[N].second))
-                         ->getArg(0)) == C))
-            NonBlockingStreams.insert("d" + ptrKey(V->getCanonicalDecl()));
-        }
       } else if (E->Role == ApiRole::StreamCreate && E->FlagsArg != NoArg) {
         auto Flags = evalInt(arg(C, E->FlagsArg), Ctx);
         const Expr *T = allocTarget(C, *E);
@@ -789,16 +788,11 @@ struct AsyncCopyAnalysis::Impl {
     // Results of cudaStreamQuery / cudaEventQuery kept in a variable, when
     // every value the variable is given is the same query.
     std::set<const VarDecl *> Conflicting;
-    for (size_t N = 0, VI = 0; N < Assigns.size(); ++N) {
-      auto [Lhs, Rhs] = Assigns[N];
-      const VarDecl *V = nullptr;
-      if (!Lhs)
-        V = InitVars[VI++];
-      else if (const auto *D = dyn_cast<DeclRefExpr>(strip(Lhs)))
-        V = dyn_cast<VarDecl>(D->getDecl());
+    for (const Assignment &A : Assigns) {
+      const VarDecl *V = A.Var;
       if (!V)
         continue;
-      const auto *Q = dyn_cast<CallExpr>(strip(Rhs));
+      const auto *Q = dyn_cast<CallExpr>(strip(A.Rhs));
       const ApiEntry *E = Q ? Model.lookup(Q->getDirectCallee()) : nullptr;
       bool IsQuery = E && (E->Role == ApiRole::StreamQuery ||
                            E->Role == ApiRole::EventQuery);
@@ -1401,11 +1395,11 @@ struct AsyncCopyAnalysis::Impl {
       for (unsigned N = 0; N < Init->getNumInits(); ++N)
         Slots[std::to_string(N)] = Init->getInit(N);
     const SourceManager &SM = Ctx.getSourceManager();
-    for (const auto &[Lhs, Rhs] : Assigns) {
-      if (!Lhs || !SM.isBeforeInTranslationUnit(Lhs->getBeginLoc(),
-                                                C->getBeginLoc()))
+    for (const Assignment &A : Assigns) {
+      if (!A.Lhs || !SM.isBeforeInTranslationUnit(A.Lhs->getBeginLoc(),
+                                                  C->getBeginLoc()))
         continue;
-      const Expr *L = strip(Lhs);
+      const Expr *L = strip(A.Lhs);
       if (Ops) { // ops[i].dst.op.ptr.ptr
         static constexpr llvm::StringLiteral Path[] = {"ptr", "ptr", "op",
                                                        "dst"};
@@ -1427,7 +1421,7 @@ struct AsyncCopyAnalysis::Impl {
           Sub ? dyn_cast<DeclRefExpr>(strip(Sub->getBase())) : nullptr;
       if (Base && Base->getDecl() == Array) {
         auto Index = evalInt(Sub->getIdx(), Ctx);
-        Slots[Index ? std::to_string(*Index) : exprKey(Sub->getIdx())] = Rhs;
+        Slots[Index ? std::to_string(*Index) : exprKey(Sub->getIdx())] = A.Rhs;
       }
     }
     std::vector<const Expr *> Dsts;
@@ -1714,9 +1708,9 @@ struct AsyncCopyAnalysis::Impl {
       auto Info = St.Events.find(exprKey(arg(C, E.EventArg)));
       std::set<unsigned> &Done = St.Queried[C];
       Done.clear();
+      std::string EventName = spelling(arg(C, E.EventArg), Ctx);
       for (auto &[Id, P] : St.Pending) {
-        P.Miss = {MissReason::QueryNotChecked, C,
-                  spelling(arg(C, E.EventArg), Ctx)};
+        P.Miss = {MissReason::QueryNotChecked, C, EventName};
         if (Info != St.Events.end() && Info->second.Covered.count(Id))
           Done.insert(Id);
       }
