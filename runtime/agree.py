@@ -40,6 +40,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "tools"))
+from cars_tooling import cuda_root_of  # noqa: E402  (the launcher's own lookup)
 CASES_DIR = os.path.join(HERE, "cases")
 CHECK_NAME = "cuda-async-read-before-sync"
 
@@ -241,8 +243,7 @@ def build(cases, nvcc, build_dir, link, jobs, arch, torch=None, cxx="g++", cuda_
         cmd = [nvcc, "-arch=" + arch, "-O2", "-std=c++17", "-I" + HERE, case.path, "-o", out]
         if link:
             if DRIVER_API_RE.search(case_text(case)):
-                stubs = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))),
-                                     "lib64", "stubs")
+                stubs = os.path.join(cuda_path, "lib64", "stubs")
                 cmd += ["-L" + stubs, "-lcuda"]
         else:
             cmd.insert(1, "-c")
@@ -479,7 +480,8 @@ def main():
     ap.add_argument("--cases", nargs="*", help="only cases whose name matches one of these globs")
     ap.add_argument("--nvcc", help="nvcc to build with (default: $NVCC, PATH, /usr/local/cuda/bin/nvcc)")
     ap.add_argument("--arch", default="sm_90", help="nvcc -arch (default sm_90)")
-    ap.add_argument("--cuda-path", help="CUDA toolkit for clang (default: nvcc's parent)")
+    ap.add_argument("--cuda-path", help="CUDA toolkit root for clang's --cuda-path (default: the "
+                    "toolkit nvcc compiles against, found as the launcher finds it)")
     ap.add_argument("--clang-tidy", help="clang-tidy 22 (default: /usr/lib/llvm-22/bin/clang-tidy)")
     ap.add_argument("--plugin", default=os.environ.get(
         "CARS_PLUGIN", os.path.join(REPO, "build", "checker", "CudaAsyncReadBeforeSync.so")),
@@ -517,13 +519,17 @@ def main():
     if not nvcc:
         log("error: nvcc not found (pass --nvcc or set NVCC)")
         return 2
-    cuda_path = args.cuda_path or os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    cuda_path = args.cuda_path or cuda_root_of(nvcc)
+    if not os.path.isfile(os.path.join(cuda_path, "include", "cuda_runtime.h")):
+        log("error: no CUDA toolkit headers at %s/include (pass --cuda-path)" % cuda_path)
+        return 2
     gpu = None if args.no_gpu else detect_gpu()
     if args.gpu and not gpu:
         log("error: --gpu given, but nvidia-smi sees no GPU")
         return 2
     link = gpu is not None
-    log("== %d cases; %s; nvcc %s" % (len(cases), "GPU: %s, driver %s" % gpu if gpu else "no GPU", nvcc))
+    log("== %d cases; %s; nvcc %s; CUDA headers for clang: %s"
+        % (len(cases), "GPU: %s, driver %s" % gpu if gpu else "no GPU", nvcc, cuda_path))
     torch_cases = [c for c in cases if c.torch]
     torch = find_torch(args.python) if torch_cases else None
     if torch_cases:
@@ -578,10 +584,13 @@ def main():
             log("== checker: skipped for %d libtorch cases: no libtorch headers (%s); "
                 "their table rows compare the CHECK lines with the GPU"
                 % (len(cases) - len(chk_cases), os.path.join(TORCH_API_INCLUDE, "torch", "torch.h")))
-        if args.verbose:
-            for n, (ok, _, text) in sorted(checker.items()):
-                if not ok:
-                    log(text)
+        failed_logs = [text for _, (ok, _, text) in sorted(checker.items()) if not ok]
+        if failed_logs:
+            # Without -v, the first failure's log still shows (CI prints only this).
+            log("== checker failed on %d cases; %s" % (
+                len(failed_logs), "their logs:" if args.verbose else "the first one's log (-v: all):"))
+            for text in failed_logs if args.verbose else failed_logs[:1]:
+                log(text if args.verbose else text[-3000:])
 
     # 2. GPU results: a fresh measurement, or the committed ones
     results = []  # (label, record dict)

@@ -270,15 +270,50 @@ def _emit(name, val):
     return ["-" + name, val]
 
 
+def _has_cuda_headers(root):
+    return bool(root) and os.path.isfile(os.path.join(root, "include", "cuda_runtime.h"))
+
+
+def _nvcc_top(path):
+    """TOP= of `nvcc -dryrun`: the toolkit root nvcc itself compiles against,
+    or None where nvcc does not run or does not say."""
+    try:
+        p = subprocess.run([path, "-dryrun", "-x", "cu", "-E", os.devnull],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, errors="replace", timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"^#\$ TOP=(.*)$", p.stdout, re.M)
+    return os.path.normpath(m.group(1).strip()) if m else None
+
+
+_CUDA_ROOTS = {}
+
+
 def cuda_root_of(nvcc):
+    """The CUDA toolkit root (the directory whose include/ holds
+    cuda_runtime.h) behind the nvcc command `nvcc`, for clang's --cuda-path.
+
+    nvcc is often not in its toolkit's bin/: /usr/bin/nvcc may be a symlink,
+    /usr/local/bin/nvcc a wrapper script (`exec /usr/local/cuda-13.0/bin/nvcc
+    "$@"`). Candidates, first with the headers wins: the directory above
+    nvcc's own; the same with symlinks resolved; TOP= of `nvcc -dryrun` (what
+    nvcc itself uses); $CUDA_PATH; $CUDA_HOME; /usr/local/cuda. With none,
+    the first candidate, so that clang's own error names a path."""
     path = nvcc if os.sep in nvcc else (shutil.which(nvcc) or "")
-    root = os.path.dirname(os.path.dirname(path)) if path else ""
-    if root and os.path.isfile(os.path.join(root, "include", "cuda_runtime.h")):
-        return root
-    for r in (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
-        if r and os.path.isfile(os.path.join(r, "include", "cuda_runtime.h")):
-            return r
-    return root or "/usr/local/cuda"
+    if path in _CUDA_ROOTS:
+        return _CUDA_ROOTS[path]
+    above = os.path.dirname(os.path.dirname(path)) if path else ""
+    lazy = [lambda: above,
+            lambda: os.path.dirname(os.path.dirname(os.path.realpath(path))) if path else "",
+            lambda: _nvcc_top(path) if path else None,
+            lambda: os.environ.get("CUDA_PATH"),
+            lambda: os.environ.get("CUDA_HOME"),
+            lambda: "/usr/local/cuda"]
+    root = next((r for r in (c() for c in lazy) if _has_cuda_headers(r)),
+                above or "/usr/local/cuda")
+    _CUDA_ROOTS[path] = root
+    return root
 
 
 def translate_nvcc(args, directory, file):
