@@ -108,7 +108,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 struct Event {
-  enum Kind { Access, Copy, Api, KernelLaunch, Call, Write } K;
+  enum Kind { Access, Copy, Api, KernelLaunch, Call, Write, LambdaArg } K;
   explicit Event(Kind K) : K(K) {}
   const Stmt *Anchor = nullptr;
   // Access
@@ -122,7 +122,8 @@ struct Event {
   // Api / KernelLaunch / Call
   const CallExpr *CE = nullptr;
   const ApiEntry *Entry = nullptr;
-  const HelperSummary *Summary = nullptr; ///< Call: null if opaque
+  const HelperSummary *Summary = nullptr; ///< Call: null if opaque;
+                                          ///< LambdaArg: the lambda's
   const VarDecl *Var = nullptr;           ///< Write: the variable
   std::vector<unsigned> HelperCopies;     ///< Call: copies it leaves pending
 };
@@ -344,6 +345,7 @@ struct AsyncCopyAnalysis::Impl {
 
   // Collected by the AST walk.
   std::vector<const CallExpr *> Calls;
+  std::vector<const CXXConstructExpr *> ThreadStarts; ///< std::thread(f, ...)
   std::vector<const CXXConstructExpr *> Guards; ///< CUDAStreamGuard
   /// Where libtorch's current stream changes: from Begin to the end of
   /// Scope (or of the function, for a null Scope), in source order.
@@ -372,6 +374,9 @@ struct AsyncCopyAnalysis::Impl {
 
   std::vector<Finding> Findings;
   std::map<const Expr *, size_t> FindingAt; ///< one per access site
+  /// SummaryMode: one finding per access site and seed, since each seed
+  /// (a parameter on one stream) answers its own question.
+  std::set<std::pair<const Expr *, const CopySite *>> SeedFindings;
 
   Impl(AsyncCopyAnalysis &Owner, const FunctionDecl *FD, unsigned Depth,
        bool SummaryMode)
@@ -549,6 +554,12 @@ struct AsyncCopyAnalysis::Impl {
       const ApiEntry *E = I.Model.lookup(C->getConstructor());
       if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
         I.Guards.push_back(C);
+      // std::thread t(f): starts running f at once.
+      const CXXRecordDecl *R = C->getConstructor()->getParent();
+      if (R->isInStdNamespace() && R->getIdentifier() &&
+          (R->getName() == "thread" || R->getName() == "jthread") &&
+          C->getNumArgs() > 0)
+        I.ThreadStarts.push_back(C);
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr *D) {
@@ -638,6 +649,9 @@ struct AsyncCopyAnalysis::Impl {
     if (!V)
       return isStdContainer(Root->getType()) ? Provenance::Pageable
                                              : Provenance::Unknown;
+    return varProvenance(V);
+  }
+  static Provenance varProvenance(const VarDecl *V) {
     QualType T = V->getType();
     if (isStdContainer(T))
       return Provenance::Pageable;
@@ -952,7 +966,8 @@ struct AsyncCopyAnalysis::Impl {
   /// A seed on a stream that is neither a parameter nor "any stream".
   static constexpr int MemberOrGlobalStream = -2;
 
-  /// A member of `this` (through any chain of members) or a global.
+  /// A member of `this` (through any chain of members), a global, or, in a
+  /// lambda, a captured variable: what the caller can name too.
   static bool outlivesCall(const Expr *E) {
     E = strip(E);
     while (const auto *M = dyn_cast_or_null<MemberExpr>(E))
@@ -961,7 +976,51 @@ struct AsyncCopyAnalysis::Impl {
       return true;
     const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-    return V && V->hasGlobalStorage() && !V->isStaticLocal();
+    return V && ((V->hasGlobalStorage() && !V->isStaticLocal()) ||
+                 D->refersToEnclosingVariableOrCapture());
+  }
+
+  /// The call operator of a lambda (C++ [expr.prim.lambda.closure]).
+  static const CXXMethodDecl *lambdaOperator(const FunctionDecl *F) {
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(F);
+    return M && M->getParent()->isLambda() ? M : nullptr;
+  }
+
+  /// The lambda an argument denotes: written there, or a local variable
+  /// initialised with one (`auto f = [&] {...}; std::for_each(.., f)`).
+  /// Sets *Var to that variable.
+  static const CXXMethodDecl *lambdaOf(const Expr *A,
+                                       const VarDecl **Var = nullptr) {
+    A = A ? A->IgnoreImplicit()->IgnoreParens() : nullptr;
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(A);
+        CE && CE->getNumArgs() == 1)
+      A = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    if (const auto *C = dyn_cast_or_null<CallExpr>(A);
+        C && C->getNumArgs() == 1 && C->getDirectCallee() &&
+        C->getDirectCallee()->isInStdNamespace() &&
+        C->getDirectCallee()->getIdentifier() &&
+        llvm::is_contained({"move", "forward"},
+                           C->getDirectCallee()->getName()))
+      A = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    if (const auto *D = dyn_cast_or_null<DeclRefExpr>(A)) {
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      if (!V || !V->hasLocalStorage() || !V->getInit())
+        return nullptr;
+      if (Var)
+        *Var = V;
+      A = V->getInit()->IgnoreImplicit()->IgnoreParens();
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(A);
+          CE && CE->getNumArgs() == 1)
+        A = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    }
+    const auto *L = dyn_cast_or_null<LambdaExpr>(A);
+    return L ? L->getCallOperator() : nullptr;
+  }
+
+  /// Buffers a lambda can capture: what a helper's parameter is seeded on.
+  static bool isBufferType(QualType T) {
+    return T->isPointerType() || T->isReferenceType() || T->isArrayType() ||
+           isStdContainer(T) || isTensorType(T);
   }
 
   void seedSummaryCopies() {
@@ -1010,6 +1069,32 @@ struct AsyncCopyAnalysis::Impl {
       if (T->isPointerType() || T->isReferenceType() || isStdContainer(T))
         for (int S : StreamParams)
           Seed(P, S);
+    }
+    // A lambda's captured buffers: on no particular stream, and on each of
+    // the streams seeded above that the caller names too.
+    const CXXMethodDecl *Op = lambdaOperator(FD);
+    if (!Op)
+      return;
+    std::vector<StreamRef> Streams;
+    for (const CopySite *C : Copies)
+      if (C->SeedStreamParam == MemberOrGlobalStream)
+        Streams.push_back(C->Stream);
+    for (const LambdaCapture &Cap : Op->getParent()->captures()) {
+      const auto *V = Cap.capturesVariable()
+                          ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                          : nullptr;
+      if (!V || !isBufferType(V->getType()))
+        continue;
+      for (int K = -1; K < static_cast<int>(Streams.size()); ++K) {
+        CopySite *S = newCopy();
+        S->Synthetic = true;
+        S->SeedCapture = V;
+        S->Buffer = Aliases.classKey("d" + ptrKey(V->getCanonicalDecl()));
+        if (K >= 0) {
+          S->SeedStreamParam = MemberOrGlobalStream;
+          S->Stream = Streams[K];
+        }
+      }
     }
   }
 
@@ -1335,6 +1420,8 @@ struct AsyncCopyAnalysis::Impl {
         Events.push_back(std::move(Ev));
         continue;
       }
+      if (!lambdaOperator(Callee))
+        addLambdaArgs(C, C->arguments(), Callee);
       if (!Callee || isUnmodelledGpuApi(Callee) ||
           !summarizable(Callee, Ctx.getSourceManager()))
         continue; // opaque: classifyUse reports buffers passed to it
@@ -1348,11 +1435,21 @@ struct AsyncCopyAnalysis::Impl {
       Ev.Summary = S;
       if (S)
         for (const HelperSummary::PendingCopy &PC : S->CopiesLeftPending) {
-          const Expr *Dst = paramArg(C, PC.DstParam);
-          const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
-          if (!Root)
-            continue;
-          Provenance Prov = provenanceOf(Root);
+          std::string Key, Name;
+          Provenance Prov;
+          if (const VarDecl *V = PC.DstCapture) {
+            Key = "d" + ptrKey(V->getCanonicalDecl());
+            Name = V->getName().str();
+            Prov = std::max(Aliases.provenance(Key), varProvenance(V));
+          } else {
+            const Expr *Dst = paramArg(C, PC.DstParam);
+            const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
+            if (!Root)
+              continue;
+            Key = exprKey(Root);
+            Name = spelling(Root, Ctx);
+            Prov = provenanceOf(Root);
+          }
           if (Prov == Provenance::Device ||
               (Prov == Provenance::Pageable && !Opts.StrictMode))
             continue;
@@ -1362,12 +1459,47 @@ struct AsyncCopyAnalysis::Impl {
           CopySite *Site = newCopy();
           Site->Call = C;
           Site->InnerCopy = PC.Copy;
-          Site->Buffer = Aliases.classKey(exprKey(Root));
-          Site->BufferName = spelling(Root, Ctx);
+          Site->Buffer = Aliases.classKey(Key);
+          Site->BufferName = Name;
           Site->Stream = Stream;
           Site->Pageable = Prov == Provenance::Pageable;
           Ev.HelperCopies.push_back(Copies.size() - 1);
         }
+      Events.push_back(std::move(Ev));
+    }
+    for (const CXXConstructExpr *T : ThreadStarts)
+      addLambdaArgs(T, T->arguments(), T->getConstructor()->getParent());
+  }
+
+  /// Lambdas handed to a function (`std::for_each(.., [&](int i) {
+  /// use(h[i]); })`, `std::thread t([&] {...})`), which may run them: their
+  /// captured buffers count as passed to it, as a pointer would. Utilities
+  /// that only forward or wrap the lambda do not run it.
+  template <class Args>
+  void addLambdaArgs(const Expr *Call, Args Arguments,
+                     const NamedDecl *Callee) {
+    if (const auto *F = dyn_cast_or_null<FunctionDecl>(Callee);
+        F && F->isInStdNamespace() && F->getIdentifier() &&
+        llvm::is_contained({"move", "forward", "ref", "cref", "as_const",
+                            "addressof", "bind", "bind_front", "bind_back",
+                            "make_pair", "make_tuple", "forward_as_tuple",
+                            "swap", "exchange", "not_fn"},
+                           F->getName()))
+      return;
+    for (const Expr *A : Arguments) {
+      const CXXMethodDecl *Op = lambdaOf(A);
+      if (!Op || Op->getParent()->capture_size() == 0)
+        continue;
+      bool CalleeTruncated = false;
+      const HelperSummary *S = Owner.summary(Op, Depth + 1, &CalleeTruncated);
+      Truncated |= CalleeTruncated;
+      if (!S || S->CapturedAccesses.empty())
+        continue;
+      Event Ev(Event::LambdaArg);
+      Ev.Anchor = Call;
+      Ev.Loc = A;
+      Ev.Callee = Callee;
+      Ev.Summary = S;
       Events.push_back(std::move(Ev));
     }
   }
@@ -1613,8 +1745,9 @@ struct AsyncCopyAnalysis::Impl {
   void report(const State &St, const std::string &Buffer, AccessKind K,
               const Expr *Loc, const Expr *Name, const NamedDecl *Callee,
               const Stmt *CalleeAccess = nullptr,
-              const StreamRef *UseStream = nullptr) {
-    if (FindingAt.count(Loc))
+              const StreamRef *UseStream = nullptr,
+              const VarDecl *NameVar = nullptr) {
+    if (FindingAt.count(Loc) && !SummaryMode)
       return;
     for (const auto &[Id, P] : St.Pending) {
       const CopySite *C = Copies[P.Site];
@@ -1627,12 +1760,17 @@ struct AsyncCopyAnalysis::Impl {
       F.Kind = K;
       F.Callee = Callee;
       F.CalleeAccess = CalleeAccess;
-      F.BufferName = spelling(Name, Ctx);
+      F.BufferName = Name ? spelling(Name, Ctx) : NameVar->getName().str();
       F.Copy = C;
       F.Miss = P.Miss;
       F.LaterIteration =
           C->Call && Ctx.getSourceManager().isBeforeInTranslationUnit(
                          Loc->getBeginLoc(), C->Call->getBeginLoc());
+      if (SummaryMode) {
+        if (SeedFindings.insert({Loc, C}).second)
+          Findings.push_back(std::move(F));
+        continue;
+      }
       FindingAt[Loc] = Findings.size();
       Findings.push_back(std::move(F));
       return;
@@ -1798,11 +1936,24 @@ struct AsyncCopyAnalysis::Impl {
     }
     if (!S)
       return;
+    // A lambda touches its captures: the caller's own variables.
+    const VarDecl *LambdaVar = nullptr;
+    bool Lambda = lambdaOperator(C->getDirectCallee()) != nullptr;
+    if (Lambda) {
+      // `f()` carries the closure as argument 0; `f.operator()()` as the
+      // object.
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+      lambdaOf(MC ? MC->getImplicitObjectArgument()
+                  : (NumArgs ? C->getArg(0) : nullptr),
+               &LambdaVar);
+      applyCapturedAccesses(St, *S, C, AccessKind::UsedByLambda, LambdaVar);
+    }
     for (StreamRef Synced : S->SyncsStreams) {
       // `this->s_` in the helper is `obj.s_` / `p->s_` at `obj.wait()` /
-      // `p->wait()`, and itself at a call on `this`.
+      // `p->wait()`, and itself at a call on `this` (and in a lambda, whose
+      // `this` is the caller's).
       llvm::StringRef Key = Synced.Key;
-      if (Key.consume_front("this->")) {
+      if (!Lambda && Key.consume_front("this->")) {
         const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
         const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
         if (!Obj)
@@ -1827,6 +1978,33 @@ struct AsyncCopyAnalysis::Impl {
     }
     for (unsigned Id : Ev.HelperCopies)
       issue(St, Id);
+  }
+
+  /// Captured buffers a lambda touches before synchronizing them, reported
+  /// at Loc: its call (UsedByLambda) or where it is passed on
+  /// (CapturedByArgument).
+  void applyCapturedAccesses(const State &St, const HelperSummary &S,
+                             const Expr *Loc, AccessKind Kind,
+                             const NamedDecl *Callee) {
+    for (const HelperSummary::CapturedAccess &A : S.CapturedAccesses) {
+      std::string Class =
+          Aliases.classKey("d" + ptrKey(A.Var->getCanonicalDecl()));
+      for (const auto &[Id, Pend] : St.Pending) {
+        const CopySite *Copy = Copies[Id];
+        if (Copy->Buffer != Class)
+          continue;
+        // The seed on the copy's stream, if the lambda can sync it.
+        int Seed = -1;
+        for (unsigned K = 0; K < S.CaptureStreams.size(); ++K)
+          if (S.CaptureStreams[K].sameStream(Copy->Stream))
+            Seed = K;
+        if (llvm::is_contained(A.Unsynced, Seed)) {
+          report(St, Class, Kind, Loc, nullptr, Callee, A.Site, nullptr,
+                 A.Var);
+          break;
+        }
+      }
+    }
   }
 
   /// A copy is issued (again): a fresh instance, which no earlier event
@@ -1866,6 +2044,11 @@ struct AsyncCopyAnalysis::Impl {
     }
     case Event::Call:
       applyHelper(St, Ev);
+      return;
+    case Event::LambdaArg:
+      if (Reporting)
+        applyCapturedAccesses(St, *Ev.Summary, Ev.Loc,
+                              AccessKind::CapturedByArgument, Ev.Callee);
       return;
     case Event::Write:
       St.forget(Ev.Var);
@@ -2233,9 +2416,11 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   // count as synchronizing, which is harmless since the caller stops.)
   for (unsigned Id = 0; Id < I.Copies.size(); ++Id) {
     const CopySite &C = *I.Copies[Id];
-    if (!C.Synthetic || C.SeedParam >= 0)
+    if (!C.Synthetic || C.SeedParam >= 0 || C.SeedCapture)
       continue;
     bool Cleared = !Exit->Pending.count(Id);
+    if (C.SeedStreamParam == Impl::MemberOrGlobalStream)
+      S->CaptureStreams.push_back(C.Stream);
     if (C.SeedStreamParam == Impl::MemberOrGlobalStream) {
       if (Cleared)
         S->SyncsStreams.push_back(C.Stream);
@@ -2247,6 +2432,21 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
       S->SyncsStreamParam[C.SeedStreamParam] = Cleared;
   }
   for (const Finding &F : I.Findings) {
+    if (const VarDecl *V = F.Copy->SeedCapture) {
+      int Seed = -1;
+      for (unsigned K = 0; K < S->CaptureStreams.size(); ++K)
+        if (F.Copy->SeedStreamParam == Impl::MemberOrGlobalStream &&
+            S->CaptureStreams[K].sameStream(F.Copy->Stream))
+          Seed = K;
+      auto It = llvm::find_if(S->CapturedAccesses,
+                              [&](const auto &A) { return A.Var == V; });
+      if (It == S->CapturedAccesses.end())
+        It = S->CapturedAccesses.insert(S->CapturedAccesses.end(),
+                                        {V, {}, F.Access});
+      if (!llvm::is_contained(It->Unsynced, Seed))
+        It->Unsynced.push_back(Seed);
+      continue;
+    }
     if (!F.Copy->Synthetic || F.Copy->SeedParam < 0)
       continue;
     auto &Seeds = S->AccessedUnlessSynced[F.Copy->SeedParam];
@@ -2260,6 +2460,17 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     const CopySite &C = *I.Copies[Pend.Site];
     if (C.Synthetic)
       continue;
+    // Into a lambda's captured variable: the caller's own.
+    if (const CXXMethodDecl *Op = Impl::lambdaOperator(Def))
+      for (const LambdaCapture &Cap : Op->getParent()->captures()) {
+        const auto *V = Cap.capturesVariable()
+                            ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                            : nullptr;
+        if (V && I.Aliases.classKey("d" + ptrKey(V->getCanonicalDecl())) ==
+                     C.Buffer)
+          S->CopiesLeftPending.push_back(
+              {0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, V});
+      }
     for (unsigned P = 0; P < NP; ++P) {
       std::string Key =
           "d" + ptrKey(Def->getParamDecl(P)->getCanonicalDecl());

@@ -40,6 +40,12 @@ enum class AccessKind {
   Write,
   PassedToFunction, ///< passed to a host function (Callee names it)
   OtherStreamUse,   ///< handed to stream-ordered work on another stream
+  /// A lambda called here touches it through a capture (Callee: the
+  /// lambda's variable, or null for a lambda called where it is written).
+  UsedByLambda,
+  /// Captured by a lambda that is passed to Callee, which may run it: like
+  /// passing the buffer itself.
+  CapturedByArgument,
 };
 
 /// Which stream a copy or sync refers to.
@@ -71,6 +77,9 @@ struct CopySite {
   bool Synthetic = false; ///< a helper summary's seed, never reported
   int SeedParam = -1;     ///< Synthetic: buffer parameter (or -1)
   int SeedStreamParam = -1; ///< Synthetic: stream parameter (or -1: any)
+  /// Synthetic, in a lambda's call operator: the captured variable whose
+  /// buffer is seeded (SeedParam is then -1).
+  const VarDecl *SeedCapture = nullptr;
 };
 
 /// Why the access is unsynchronized, beyond "no sync on this path".
@@ -110,8 +119,25 @@ struct HelperSummary {
     int StreamParam; ///< -1: the stream is Stream below
     StreamRef Stream;
     const Expr *Copy;
+    /// A lambda's copy into a captured variable (DstParam unused): the
+    /// caller's own variable, since captures name it.
+    const VarDecl *DstCapture = nullptr;
   };
   std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
+
+  // Lambdas (C++ [expr.prim.lambda.capture]): a captured variable names the
+  // enclosing function's variable, so these keys are the caller's own.
+  /// Streams the call operator may synchronize that the caller names too:
+  /// captured variables, members of the enclosing `this`, globals.
+  std::vector<StreamRef> CaptureStreams;
+  struct CapturedAccess {
+    const VarDecl *Var; ///< the captured buffer (pointer, array, container)
+    /// Seeds under which it is touched before a sync: an index into
+    /// CaptureStreams (a copy on that stream), or -1 (on any other stream).
+    std::vector<int> Unsynced;
+    const Stmt *Site; ///< the first access, for the note
+  };
+  std::vector<CapturedAccess> CapturedAccesses;
 };
 
 struct AnalysisOptions {

@@ -135,6 +135,15 @@ std::string describeStream(const StreamRef &S) {
   return "an unknown stream";
 }
 
+/// A callee as diagnostics name it: a function template specialization by
+/// its template's name ('for_each', not 'for_each<const int *, (lambda)>').
+const NamedDecl *forDiag(const NamedDecl *D) {
+  if (const auto *F = dyn_cast_or_null<FunctionDecl>(D))
+    if (const FunctionTemplateDecl *T = F->getPrimaryTemplate())
+      return T;
+  return D;
+}
+
 } // namespace
 
 void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
@@ -162,18 +171,25 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   for (const Finding &F : Analysis->A.analyze(FD)) {
+    // The %select index of the message below.
     unsigned KindIndex = static_cast<unsigned>(F.Kind);
     if (F.Kind == AccessKind::PassedToFunction && !F.Callee)
       KindIndex = 4;
+    else if (F.Kind == AccessKind::UsedByLambda)
+      KindIndex = F.Callee ? 5 : 6;
+    else if (F.Kind == AccessKind::CapturedByArgument)
+      KindIndex = F.Callee ? 7 : 8;
     {
       auto D = diag(SM.getFileLoc(F.Access->getBeginLoc()),
                     "'%0' is %select{read|written|passed to %2|used by work "
-                    "on another stream|passed to a function}1 before the "
-                    "asynchronous device-to-host copy into it is known to be "
-                    "complete")
+                    "on another stream|passed to a function|used by lambda "
+                    "%2|used by a lambda|captured by a lambda passed to "
+                    "%2|captured by a lambda passed to a function}1 before "
+                    "the asynchronous device-to-host copy into it is known to "
+                    "be complete")
                << F.BufferName << KindIndex;
       if (F.Callee)
-        D << F.Callee;
+        D << forDiag(F.Callee);
       else
         D << "";
       D << F.Access->getSourceRange();
@@ -217,10 +233,18 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
       else
         D << "the call";
     }
-    if (F.CalleeAccess)
-      diag(SM.getFileLoc(F.CalleeAccess->getBeginLoc()),
-           "%0 touches the buffer here", DiagnosticIDs::Note)
-          << F.Callee;
+    if (F.CalleeAccess) {
+      bool ByLambda = F.Kind == AccessKind::CapturedByArgument ||
+                      (F.Kind == AccessKind::UsedByLambda && !F.Callee);
+      auto D = diag(SM.getFileLoc(F.CalleeAccess->getBeginLoc()),
+                    "%select{%1|the lambda}0 touches the buffer here",
+                    DiagnosticIDs::Note)
+               << ByLambda;
+      if (ByLambda)
+        D << "";
+      else
+        D << forDiag(F.Callee);
+    }
   }
 }
 

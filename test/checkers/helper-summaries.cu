@@ -50,6 +50,24 @@ void helperSyncsAnotherStreamThenReads(const float *d, cudaStream_t s,
   // DEPTH0: :[[@LINE-4]]:16: warning: 'h' is passed to 'syncThenRead' before
 }
 
+// Synced on one path only: each seed (this buffer on that stream, on any
+// stream) is answered on its own, not by the first one found at the read.
+void syncSometimesThenRead(const float *p, cudaStream_t s, bool c) {
+  if (c)
+    cudaStreamSynchronize(s);
+  consumeValue(p[0]);
+}
+void helperSyncsItsStreamOnOnePathOnly(const float *d, cudaStream_t s,
+                                       bool c) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncSometimesThenRead(h, s, c);
+  // CHECK: :[[@LINE-1]]:25: warning: 'h' is passed to 'syncSometimesThenRead' before
+  // DEPTH0: :[[@LINE-2]]:25: warning: 'h' is passed to 'syncSometimesThenRead' before
+  cudaStreamSynchronize(s);
+}
+
 //===--- A helper that only keeps the pointer ------------------------------===//
 
 float *gStash;

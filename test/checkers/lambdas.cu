@@ -1,0 +1,298 @@
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 | FileCheck %s --implicit-check-not='warning:'
+
+// Lambdas that touch a captured destination, called (or handed to a
+// function that may call them) while the copy is in flight. A captured
+// variable is the enclosing function's own ([expr.prim.lambda.capture]), so
+// the lambda's body is looked through like a helper's, with its captures
+// standing for the caller's variables.
+
+#include <cuda_runtime.h>
+
+void consumeValue(float v);
+void consume(const float *p);
+
+namespace std {
+template <class It, class F> F for_each(It first, It last, F f) {
+  for (; first != last; ++first)
+    f(*first);
+  return f;
+}
+template <class T> T &&move(T &t) { return static_cast<T &&>(t); }
+class thread {
+public:
+  template <class F> explicit thread(F &&f) { f(); }
+  void join() {}
+};
+} // namespace std
+
+//===--- Called by name --------------------------------------------------===//
+
+void lambdaReadsCaptureBeforeSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto read = [&] { consumeValue(h[0]); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  read();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'read' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:3: note: asynchronous device-to-host copy into 'h' on stream 's' is issued here
+  // CHECK: :[[@LINE-5]]:34: note: 'read' touches the buffer here
+  cudaStreamSynchronize(s);
+}
+
+void lambdaReadsCaptureAfterSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto read = [&] { consumeValue(h[0]); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  read();
+}
+
+// By value: the lambda holds a copy of the pointer, the same buffer.
+void lambdaCapturesPointerByValue(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto write = [h] { h[0] = 0.0f; };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  write();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'write' before
+  cudaStreamSynchronize(s);
+}
+
+// An alias the lambda captures, of the buffer the copy names.
+void lambdaCapturesAnAlias(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  float *tail = h + 8;
+  auto read = [&] { consume(tail); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  read();
+  // CHECK: :[[@LINE-1]]:3: warning: 'tail' is used by lambda 'read' before
+  cudaStreamSynchronize(s);
+}
+
+void lambdaTouchesAnotherBuffer(const float *d, cudaStream_t s) {
+  float *h, *other;
+  cudaMallocHost(&h, 64);
+  cudaMallocHost(&other, 64);
+  auto read = [&] { consumeValue(other[0]); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  read();
+  cudaStreamSynchronize(s);
+}
+
+// Written and called at once.
+void immediatelyInvokedLambda(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  [&] { consumeValue(h[0]); }();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by a lambda before
+  // CHECK: :[[@LINE-2]]:22: note: the lambda touches the buffer here
+  cudaStreamSynchronize(s);
+}
+
+// Called through its operator() by name.
+void lambdaCalledThroughOperator(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto read = [&] { consumeValue(h[0]); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  read.operator()();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'read' before
+  cudaStreamSynchronize(s);
+}
+
+// A generic lambda: its call operator is analysed once instantiated.
+void genericLambda(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto at = [&](auto i) { return h[i]; };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(at(0));
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is used by lambda 'at' before
+  cudaStreamSynchronize(s);
+  consumeValue(at(1));
+}
+
+//===--- Lambdas that synchronize ----------------------------------------===//
+
+void lambdaSyncsCapturedStream(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto wait = [&] { cudaStreamSynchronize(s); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  wait();
+  consumeValue(h[0]);
+}
+
+void lambdaSyncsAnotherStream(const float *d, cudaStream_t s, cudaStream_t t) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto wait = [&] { cudaStreamSynchronize(t); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  wait();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+// Syncs, then reads: the read is after the sync.
+void lambdaSyncsThenReads(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto finish = [&] {
+    cudaStreamSynchronize(s);
+    consumeValue(h[0]);
+  };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  finish();
+}
+
+// Syncs only on one branch before reading.
+void lambdaSyncsOnOneBranch(const float *d, cudaStream_t s, bool c) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto finish = [&] {
+    if (c)
+      cudaStreamSynchronize(s);
+    consumeValue(h[0]);
+  };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  finish();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'finish' before
+  cudaStreamSynchronize(s);
+}
+
+// Syncs stream s, reads: fine for a copy on s, not for one on t.
+void lambdaSyncsOneOfTwoStreams(const float *d, cudaStream_t s,
+                                cudaStream_t t) {
+  float *h, *g;
+  cudaMallocHost(&h, 64);
+  cudaMallocHost(&g, 64);
+  auto finish = [&] {
+    cudaStreamSynchronize(s);
+    consumeValue(h[0] + g[0]);
+  };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaMemcpyAsync(g, d, 64, cudaMemcpyDeviceToHost, t);
+  finish();
+  // CHECK: :[[@LINE-1]]:3: warning: 'g' is used by lambda 'finish' before
+  // CHECK: :[[@LINE-3]]:3: note: asynchronous device-to-host copy into 'g' on stream 't' is issued here
+  cudaDeviceSynchronize();
+}
+
+class Worker {
+public:
+  void run(const float *d) {
+    auto wait = [this] { cudaStreamSynchronize(s_); };
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+    wait();
+    consumeValue(h_[0]);
+  }
+  void runWithoutWait(const float *d) {
+    auto wait = [this] { cudaStreamSynchronize(other_); };
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+    wait();
+    consumeValue(h_[0]);
+    // CHECK: :[[@LINE-1]]:18: warning: 'h_' is read before
+  }
+
+private:
+  cudaStream_t s_, other_;
+  float *h_;
+};
+
+//===--- Lambdas that issue the copy --------------------------------------===//
+
+void lambdaIssuesCopyIntoCapture(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto fetch = [&] { cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s); };
+  fetch();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
+  // CHECK: :[[@LINE-5]]:22: note: the copy is issued here
+  cudaStreamSynchronize(s);
+}
+
+void lambdaIssuesCopyThenSynced(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto fetch = [&] { cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s); };
+  fetch();
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+// A pageable captured destination: finished on return (the default).
+void lambdaIssuesCopyIntoStackArray(const float *d, cudaStream_t s) {
+  float h[16];
+  auto fetch = [&] { cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s); };
+  fetch();
+  consumeValue(h[0]);
+}
+
+//===--- Handed to a function that may run it ------------------------------===//
+
+void lambdaPassedToAlgorithm(const float *d, cudaStream_t s, const int *idx,
+                             int n) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  float sum = 0;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::for_each(idx, idx + n, [&](int i) { sum += h[i]; });
+  // CHECK: :[[@LINE-1]]:31: warning: 'h' is captured by a lambda passed to 'for_each' before
+  // CHECK: :[[@LINE-3]]:3: note: asynchronous device-to-host copy into 'h'
+  // CHECK: :[[@LINE-3]]:51: note: the lambda touches the buffer here
+  cudaStreamSynchronize(s);
+  consumeValue(sum);
+}
+
+void lambdaPassedToAlgorithmAfterSync(const float *d, cudaStream_t s,
+                                      const int *idx, int n) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  float sum = 0;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  std::for_each(idx, idx + n, [&](int i) { sum += h[i]; });
+  consumeValue(sum);
+}
+
+void namedLambdaStartsThread(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto work = [h] { consume(h); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread t(work);
+  // CHECK: :[[@LINE-1]]:17: warning: 'h' is captured by a lambda passed to 'thread' before
+  t.join();
+  cudaStreamSynchronize(s);
+}
+
+// std::move only forwards the lambda: not a run, and not reported twice.
+void lambdaMovedIntoThread(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto work = [h] { consume(h); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread t(std::move(work));
+  // CHECK: :[[@LINE-1]]:17: warning: 'h' is captured by a lambda passed to 'thread' before
+  t.join();
+  cudaStreamSynchronize(s);
+}
+
+// A lambda that syncs before it touches the buffer can be handed on.
+void syncingLambdaPassedToAlgorithm(const float *d, cudaStream_t s,
+                                    const int *idx, int n) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  float sum = 0;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::for_each(idx, idx + n, [&](int i) {
+    cudaStreamSynchronize(s);
+    sum += h[i];
+  });
+  consumeValue(sum);
+}
