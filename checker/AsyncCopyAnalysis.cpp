@@ -1753,8 +1753,10 @@ struct AsyncCopyAnalysis::Impl {
       const CopySite *C = Copies[P.Site];
       if (C->Buffer != Buffer)
         continue;
-      if (UseStream && C->Stream.sameStream(*UseStream))
-        continue; // ordered after the copy on the same stream
+      if (UseStream && (C->Stream.sameStream(*UseStream) ||
+                        covers(*UseStream, C->Stream)))
+        continue; // ordered after the copy: the same stream, or the legacy
+                  // default stream after a blocking one
       Finding F;
       F.Access = Loc;
       F.Kind = K;
@@ -1808,6 +1810,14 @@ struct AsyncCopyAnalysis::Impl {
       if (Kind && *Kind == MemcpyDeviceToDevice)
         return; // "no host-side synchronization is performed"
       syncStream(St, streamOf(nullptr), C);
+      return;
+    }
+    case ApiRole::BlockingMemset: {
+      const Expr *Root = bufferRoot(arg(C, E.DstArg));
+      if (Root && provenanceOf(Root) == Provenance::Pinned)
+        syncStream(St, streamOf(nullptr), C);
+      else
+        note(St, E.Miss, C, nullptr);
       return;
     }
     case ApiRole::EventRecord: {
@@ -2031,6 +2041,11 @@ struct AsyncCopyAnalysis::Impl {
       issue(St, Ev.CopyId);
       return;
     case Event::Api:
+      // A blocking memset is stream-ordered work on its target first.
+      if (Reporting && Ev.Entry->Role == ApiRole::BlockingMemset) {
+        StreamRef S = streamOf(nullptr);
+        streamOrderedUse(St, Ev.CE, S);
+      }
       if (Reporting || Ev.Entry->Role != ApiRole::StreamOrdered)
         applyApi(St, Ev.CE, *Ev.Entry);
       return;

@@ -116,9 +116,11 @@ constexpr const char *MissNotes[] = {
     "'%0' is queried here, but the access is not guarded by the query "
     "having returned cudaSuccess",
     "%2 is not documented to synchronize; StrictMode does not count it",
+    "%2 returns before it is done unless its target is pinned host memory, "
+    "so it does not wait for %1",
 };
 static_assert(std::size(MissNotes) ==
-                  static_cast<size_t>(MissReason::StrictFree) + 1,
+                  static_cast<size_t>(MissReason::MemsetNotPinned) + 1,
               "one note text per MissReason");
 
 std::string describeStream(const StreamRef &S) {

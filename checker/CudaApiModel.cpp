@@ -314,9 +314,8 @@ std::vector<ApiEntry> buildTable() {
   // "API synchronization behavior", Memcpy: the synchronous functions return
   // once the copy has completed, except device-to-device copies, which
   // perform no host-side synchronization. They run on the legacy default
-  // stream, which waits for all blocking streams. cudaMemset is
-  // deliberately absent: the manual says it is asynchronous with respect to
-  // the host unless its target is pinned host memory.
+  // stream, which waits for all blocking streams. cudaMemset and
+  // cudaMemset2D only where their target is pinned host memory ("Memset").
   T.push_back(blocking("cudaMemcpy", 3));
   T.push_back(blocking("cudaMemcpy2D", 6));
   T.push_back(blocking("cudaMemcpyToSymbol", 4));
@@ -338,7 +337,12 @@ std::vector<ApiEntry> buildTable() {
 
   // Stream-ordered work that may touch host memory passed to it.
   T.push_back(onStream("cudaMemsetAsync", ApiRole::StreamOrdered, 3));
-  T.push_back(onStream("cudaMemset", ApiRole::StreamOrdered, NoArg));
+  for (llvm::StringRef Name : {"cudaMemset", "cudaMemset2D"}) {
+    ApiEntry E{Name, ApiRole::BlockingMemset};
+    E.DstArg = 0;
+    E.Miss = MissReason::MemsetNotPinned;
+    T.push_back(E);
+  }
   T.push_back(onStream("cudaMemcpyToSymbolAsync", ApiRole::StreamOrdered, 5));
   T.push_back(onStream("cudaMemcpyPeerAsync", ApiRole::StreamOrdered, 5));
   // Host callbacks; look like synchronization, are not ("Stream

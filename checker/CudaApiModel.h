@@ -74,6 +74,15 @@ enum class ApiRole {
   /// stream and returns after it, so it synchronizes the legacy default
   /// stream (or, in per-thread mode, the per-thread stream).
   BlockingTransfer,
+  /// A blocking memset (cudaMemset, cudaMemset2D; DstArg is its target):
+  /// stream-ordered work on the default stream that "is asynchronous with
+  /// respect to the host except when the target is pinned host memory", when
+  /// it is fully synchronous ("API synchronization behavior", Memset). With a
+  /// target known pinned it synchronizes the legacy default stream, as
+  /// BlockingTransfer; otherwise it is no sync (runtime/cases/
+  /// blocking_memset_{device,pinned,pinned_nonblocking}: stale, fresh, stale
+  /// on the H200).
+  BlockingMemset,
   /// Measured to block the host until the device is idle, but not documented
   /// to (cudaFree "may perform implicit synchronization"; cudaFreeHost
   /// promises nothing). A device-wide sync unless StrictMode is on.
@@ -110,6 +119,7 @@ enum class MissReason {
   PerThreadDefaultStream, ///< stream 0 is the per-thread stream here
   QueryNotChecked,        ///< query result not known to be cudaSuccess
   StrictFree,             ///< cudaFree/cudaFreeHost do not count (strict)
+  MemsetNotPinned,        ///< a blocking memset of memory not known pinned
 };
 
 /// Which pointer argument an argument index refers to, for PinnedAlloc and

@@ -614,11 +614,16 @@ def main():
         if (args.cases or skipped) and os.path.exists(path):
             # a partial run (--cases, or cases whose build was skipped): merge
             # into the existing record for this GPU, keeping what was not re-run
+            # (the record's date and repetitions stay those of the full run;
+            # each partial run is listed with the cases it measured)
             with open(path) as f:
                 old = json.load(f)
+            partial = {"date": rec["date"], "reps": rec["reps"], "cases": sorted(measured)}
             old["cases"].update(measured)
             measured = old["cases"]
             rec["cases"] = measured
+            rec["date"], rec["reps"] = old.get("date", rec["date"]), old.get("reps", rec["reps"])
+            rec["partial_runs"] = old.get("partial_runs", []) + [partial]
             if "torch" in old and "torch" not in rec:
                 rec["torch"] = old["torch"]
         os.makedirs(args.results_dir, exist_ok=True)
@@ -658,6 +663,9 @@ def main():
         title = "%s, driver %s, %d repetitions, measured %s%s" % (
             rec.get("gpu"), rec.get("driver"), rec.get("reps", 0), rec.get("date"),
             "; libtorch cases: PyTorch %s" % rec["torch"] if rec.get("torch") else "")
+        for run_ in rec.get("partial_runs", []):
+            title += "; %d repetitions on %s for %s" % (
+                run_["reps"], run_["date"], ", ".join(run_["cases"]))
         table = format_table(rows)
         log("\n== agreement: %s (%s)\n" % (title, os.path.relpath(path, REPO) if path.startswith(REPO) else path))
         log(table)

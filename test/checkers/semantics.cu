@@ -240,6 +240,83 @@ void blockingDeviceToDeviceMemcpyIsNoSync(float *h, float *d2,
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
 }
 
+//===--- Blocking cudaMemset -----------------------------------------------===//
+// "The synchronous memset functions are asynchronous with respect to the host
+// except when the target is pinned host memory [...], in which case they are
+// fully synchronous." Measured: runtime/cases/blocking_memset_*.
+
+void blockingMemsetOfDeviceMemoryIsNoSync(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *d2;
+  cudaMalloc(&d2, 64);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemset(d2, 0, 64);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: 'cudaMemset' returns before it is done unless its target is pinned host memory, so it does not wait for stream 's'
+}
+
+void blockingMemsetOfPinnedMemorySyncsBlockingStream(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *h2;
+  cudaMallocHost(&h2, 64);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemset(h2, 0, 64);
+  consume(h[0]);
+}
+
+void blockingMemset2DOfPinnedMemory(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *h2;
+  cudaMallocHost(&h2, 64);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemset2D(h2, 16, 0, 16, 4);
+  consume(h[0]);
+}
+
+void blockingMemsetOfPinnedMemoryNonBlockingStream(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  float *h2;
+  cudaMallocHost(&h2, 64);
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemset(h2, 0, 64);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's'
+}
+
+// The destination itself: the legacy default stream runs the memset after
+// the blocking stream's copy, then the host waits for it.
+void blockingMemsetOfTheDestination(const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaMemset(h, 0, 64);
+  consume(h[0]);
+}
+
+// ... but not after a non-blocking stream's copy: the two race.
+void blockingMemsetOfTheDestinationNonBlocking(const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaMemset(h, 0, 64);
+  // CHECK: :[[@LINE-1]]:14: warning: 'h' is used by work on another stream before
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+  cudaStreamSynchronize(s);
+}
+
 //===--- cudaFree / cudaFreeHost / cudaMallocHost --------------------------===//
 
 void freeOtherDeviceBuffer(float *h, const float *d, float *dOther,
