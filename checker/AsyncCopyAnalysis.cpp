@@ -1053,7 +1053,8 @@ struct AsyncCopyAnalysis::Impl {
     std::set<std::string> Seen;
     for (const CallExpr *C : Calls) {
       const ApiEntry *E = Model.lookup(C->getDirectCallee());
-      if (!E || E->Role != ApiRole::StreamSync)
+      if (!E || (E->Role != ApiRole::StreamSync &&
+                 E->Role != ApiRole::StreamQuery))
         continue;
       StreamRef St = streamOf(arg(C, E->StreamArg));
       if (St.K != StreamRef::Named || !outlivesCall(arg(C, E->StreamArg)) ||
@@ -1069,6 +1070,30 @@ struct AsyncCopyAnalysis::Impl {
       if (T->isPointerType() || T->isReferenceType() || isStdContainer(T))
         for (int S : StreamParams)
           Seed(P, S);
+    }
+    // Events the helper synchronizes that the caller names too: an event
+    // seed is covered by its event at entry (see run()).
+    std::set<std::string> SeenEvents;
+    for (const CallExpr *C : Calls) {
+      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      const Expr *Ev = E && (E->Role == ApiRole::EventSync ||
+                             E->Role == ApiRole::EventQuery)
+                           ? arg(C, E->EventArg)
+                           : nullptr;
+      if (!Ev)
+        continue;
+      int Param = -1;
+      if (const auto *D = dyn_cast<DeclRefExpr>(strip(Ev)))
+        for (unsigned P = 0; P < FD->getNumParams(); ++P)
+          if (D->getDecl() == FD->getParamDecl(P))
+            Param = P;
+      if ((Param < 0 && !outlivesCall(Ev)) ||
+          !SeenEvents.insert(exprKey(Ev)).second)
+        continue;
+      CopySite *Site = newCopy();
+      Site->Synthetic = true;
+      Site->SeedEvent = Ev;
+      Site->SeedEventParam = Param;
     }
     // A lambda's captured buffers: on no particular stream, and on each of
     // the streams seeded above that the caller names too.
@@ -1715,7 +1740,11 @@ struct AsyncCopyAnalysis::Impl {
   }
 
   void syncEvent(State &St, const Expr *EventE, const Expr *Where) {
-    auto Info = St.Events.find(exprKey(EventE));
+    syncEvent(St, exprKey(EventE), spelling(EventE, Ctx), Where);
+  }
+  void syncEvent(State &St, const std::string &Key,
+                 const std::string &EventName, const Expr *Where) {
+    auto Info = St.Events.find(Key);
     for (auto It = St.Pending.begin(); It != St.Pending.end();) {
       const CopySite &C = *Copies[It->first];
       if (Info != St.Events.end() && Info->second.Covered.count(It->first)) {
@@ -1723,16 +1752,31 @@ struct AsyncCopyAnalysis::Impl {
         continue;
       }
       if (Info == St.Events.end())
-        It->second.Miss = {MissReason::EventNotRecorded, Where,
-                      spelling(EventE, Ctx)};
+        It->second.Miss = {MissReason::EventNotRecorded, Where, EventName};
       else if (covers(Info->second.Stream, C.Stream))
         It->second.Miss = {MissReason::EventBeforeCopy, Info->second.Record,
-                      spelling(EventE, Ctx)};
+                           EventName};
       else
         It->second.Miss = {MissReason::EventOtherStream, Info->second.Record,
                       Info->second.Stream.Spelling};
       ++It;
     }
+  }
+
+  /// cudaEventRecord(event, S) at Where: the event covers what S has in
+  /// flight now, including what S waits for (cudaStreamWaitEvent).
+  void recordEvent(State &St, const std::string &Key, const StreamRef &S,
+                   const Expr *Where) {
+    State::EventInfo Info;
+    Info.Record = Where;
+    Info.Stream = S;
+    for (const auto &[Id, P] : St.Pending)
+      if (covers(S, Copies[Id]->Stream))
+        Info.Covered.insert(Id);
+    for (const auto &[WKey, Wait] : St.Waits)
+      if (covers(S, Wait.Stream))
+        Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
+    St.Events[Key] = std::move(Info);
   }
 
   void note(State &St, MissReason R, const Expr *Where, const StreamRef *S) {
@@ -1824,16 +1868,7 @@ struct AsyncCopyAnalysis::Impl {
       StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
                         ? currentStreamAt(C->getBeginLoc())
                         : streamOf(arg(C, E.StreamArg));
-      State::EventInfo Info;
-      Info.Record = C;
-      Info.Stream = S;
-      for (const auto &[Id, P] : St.Pending)
-        if (covers(S, Copies[Id]->Stream))
-          Info.Covered.insert(Id);
-      for (const auto &[Key, Wait] : St.Waits)
-        if (covers(S, Wait.Stream))
-          Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
-      St.Events[exprKey(arg(C, E.EventArg))] = std::move(Info);
+      recordEvent(St, exprKey(arg(C, E.EventArg)), S, C);
       return;
     }
     case ApiRole::EventSync:
@@ -1959,25 +1994,37 @@ struct AsyncCopyAnalysis::Impl {
       applyCapturedAccesses(St, *S, C, AccessKind::UsedByLambda, LambdaVar);
     }
     for (StreamRef Synced : S->SyncsStreams) {
-      // `this->s_` in the helper is `obj.s_` / `p->s_` at `obj.wait()` /
-      // `p->wait()`, and itself at a call on `this` (and in a lambda, whose
-      // `this` is the caller's).
-      llvm::StringRef Key = Synced.Key;
-      if (!Lambda && Key.consume_front("this->")) {
-        const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
-        const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
-        if (!Obj)
-          continue;
-        if (!isa<CXXThisExpr>(strip(Obj))) {
-          const char *Sep = Obj->getType()->isPointerType() ? "->" : ".";
-          Synced.Key = exprKey(Obj) + Sep + Key.str();
-          llvm::StringRef Member = Synced.Spelling;
-          Member.consume_front("this->");
-          Synced.Spelling = spelling(Obj, Ctx) + Sep + Member.str();
-        }
-      }
+      if (!rebase(Synced.Key, Synced.Spelling, C, Lambda))
+        continue;
       Synced.NonBlocking = NonBlockingStreams.count(Synced.Key) != 0;
       syncStream(St, Synced, C);
+    }
+    for (HelperSummary::EventRef Synced : S->SyncsEvents)
+      if (rebase(Synced.Key, Synced.Spelling, C, Lambda))
+        syncEvent(St, Synced.Key, Synced.Spelling, C);
+    for (unsigned J = 0; J < S->SyncsEventParam.size(); ++J)
+      if (S->SyncsEventParam[J] && J + Shift < NumArgs)
+        syncEvent(St, C->getArg(J + Shift), C);
+    for (HelperSummary::EventRecord R : S->RecordsEvents) {
+      std::string EventKey = R.Event.Key;
+      if (R.EventParam >= 0) {
+        if (R.EventParam + Shift >= NumArgs)
+          continue;
+        EventKey = exprKey(C->getArg(R.EventParam + Shift));
+      } else if (!rebase(EventKey, R.Event.Spelling, C, Lambda)) {
+        continue;
+      }
+      StreamRef Rec = R.Stream;
+      if (R.StreamParam >= 0) {
+        if (R.StreamParam + Shift >= NumArgs)
+          continue;
+        Rec = streamOf(C->getArg(R.StreamParam + Shift));
+      } else if (Rec.K == StreamRef::Named) {
+        if (!rebase(Rec.Key, Rec.Spelling, C, Lambda))
+          continue;
+        Rec.NonBlocking = NonBlockingStreams.count(Rec.Key) != 0;
+      }
+      recordEvent(St, EventKey, Rec, C);
     }
     if (S->SyncsDevice) {
       St.Pending.clear();
@@ -1988,6 +2035,29 @@ struct AsyncCopyAnalysis::Impl {
     }
     for (unsigned Id : Ev.HelperCopies)
       issue(St, Id);
+  }
+
+  /// A key of a helper's (`this->s_`) as the caller names it: `obj.s_` /
+  /// `p->s_` at `obj.wait()` / `p->wait()`; unchanged at a call on `this`,
+  /// of a lambda (whose `this` is the caller's), and for globals. False
+  /// where the object is not known.
+  bool rebase(std::string &Key, std::string &Spelling, const CallExpr *C,
+              bool Lambda) {
+    llvm::StringRef Rest = Key;
+    if (Lambda || !Rest.consume_front("this->"))
+      return true;
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+    const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+    if (!Obj)
+      return false;
+    if (isa<CXXThisExpr>(strip(Obj)))
+      return true;
+    const char *Sep = Obj->getType()->isPointerType() ? "->" : ".";
+    Key = exprKey(Obj) + Sep + Rest.str();
+    llvm::StringRef Member = Spelling;
+    Member.consume_front("this->");
+    Spelling = spelling(Obj, Ctx) + Sep + Member.str();
+    return true;
   }
 
   /// Captured buffers a lambda touches before synchronizing them, reported
@@ -2282,8 +2352,11 @@ struct AsyncCopyAnalysis::Impl {
     State &Entry = In[Cfg->getEntry().getBlockID()];
     Entry.Reached = true;
     for (unsigned Id = 0; Id < Copies.size(); ++Id)
-      if (Copies[Id]->Synthetic)
+      if (Copies[Id]->Synthetic) {
         Entry.Pending[Id] = PendingCopy{MissNote{}, {Literals{}}, Id};
+        if (const Expr *Ev = Copies[Id]->SeedEvent)
+          Entry.Events[exprKey(Ev)].Covered.insert(Id);
+      }
 
     auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
       State St = In[B.getBlockID()];
@@ -2429,11 +2502,20 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   // A seed that is not pending at the exit was synchronized on every path.
   // (An exit that is never reached leaves nothing pending: noreturn helpers
   // count as synchronizing, which is harmless since the caller stops.)
+  S->SyncsEventParam.assign(NP, false);
   for (unsigned Id = 0; Id < I.Copies.size(); ++Id) {
     const CopySite &C = *I.Copies[Id];
     if (!C.Synthetic || C.SeedParam >= 0 || C.SeedCapture)
       continue;
     bool Cleared = !Exit->Pending.count(Id);
+    if (C.SeedEvent) {
+      if (Cleared && C.SeedEventParam >= 0)
+        S->SyncsEventParam[C.SeedEventParam] = true;
+      else if (Cleared)
+        S->SyncsEvents.push_back(
+            {exprKey(C.SeedEvent), spelling(C.SeedEvent, Ctx)});
+      continue;
+    }
     if (C.SeedStreamParam == Impl::MemberOrGlobalStream)
       S->CaptureStreams.push_back(C.Stream);
     if (C.SeedStreamParam == Impl::MemberOrGlobalStream) {
@@ -2469,6 +2551,35 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
       Seeds.push_back(F.Copy->SeedStreamParam);
     if (!S->AccessSite[F.Copy->SeedParam])
       S->AccessSite[F.Copy->SeedParam] = F.Access;
+  }
+  // Events recorded on every path, on a stream the caller can name.
+  auto ParamOf = [&](const std::string &Key) {
+    for (unsigned P = 0; P < NP; ++P)
+      if (Key == "d" + ptrKey(Def->getParamDecl(P)->getCanonicalDecl()))
+        return static_cast<int>(P);
+    return -1;
+  };
+  for (const auto &[Key, Info] : Exit->Events) {
+    const auto *Rec = dyn_cast_or_null<CallExpr>(Info.Record);
+    const ApiEntry *E = Rec ? Model.lookup(Rec->getDirectCallee()) : nullptr;
+    if (!E || E->Role != ApiRole::EventRecord)
+      continue; // a seed's entry, or a record by a nested helper
+    const Expr *Ev = arg(Rec, E->EventArg);
+    const Expr *St = arg(Rec, E->StreamArg);
+    HelperSummary::EventRecord R;
+    R.EventParam = ParamOf(Key);
+    R.Event = {Key, spelling(Ev, Ctx)};
+    if (R.EventParam < 0 && !Impl::outlivesCall(Ev))
+      continue;
+    R.Stream = Info.Stream;
+    if (Info.Stream.K == StreamRef::Named) {
+      R.StreamParam = ParamOf(Info.Stream.Key);
+      if (R.StreamParam < 0 && !(St && Impl::outlivesCall(St)))
+        continue;
+    } else if (Info.Stream.K == StreamRef::Unknown) {
+      continue;
+    }
+    S->RecordsEvents.push_back(R);
   }
   // Copies into parameters still in flight when the helper returns.
   for (const auto &[Id, Pend] : Exit->Pending) {

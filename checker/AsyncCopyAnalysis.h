@@ -80,6 +80,11 @@ struct CopySite {
   /// Synthetic, in a lambda's call operator: the captured variable whose
   /// buffer is seeded (SeedParam is then -1).
   const VarDecl *SeedCapture = nullptr;
+  /// Synthetic: an event the helper synchronizes (a parameter, member,
+  /// global or capture), which covers this seed at entry; cleared at exit
+  /// iff the helper synchronizes that event on every path.
+  const Expr *SeedEvent = nullptr;
+  int SeedEventParam = -1; ///< SeedEvent is this parameter (or -1)
 };
 
 /// Why the access is unsynchronized, beyond "no sync on this path".
@@ -110,6 +115,26 @@ struct HelperSummary {
   /// is called on (`this->s_`) or globals, synchronized on every path;
   /// keyed as in the helper (`this->...`), rebased at the call.
   std::vector<StreamRef> SyncsStreams;
+  /// Events synchronized on every path (cudaEventSynchronize, or a helper
+  /// that does), whatever was recorded into them before the call: per
+  /// parameter, and those the caller names too (members, keyed as in the
+  /// helper and rebased at the call, globals, captures).
+  std::vector<bool> SyncsEventParam;
+  struct EventRef {
+    std::string Key, Spelling;
+  };
+  std::vector<EventRef> SyncsEvents;
+  /// Events recorded on every path (cudaEventRecord in the helper, the last
+  /// record on each path on the same stream): `void record() {
+  /// cudaEventRecord(ev_, s_); }`. The event and the stream are each a
+  /// parameter (index) or named as in SyncsEvents / SyncsStreams.
+  struct EventRecord {
+    int EventParam = -1;
+    EventRef Event;
+    int StreamParam = -1;
+    StreamRef Stream;
+  };
+  std::vector<EventRecord> RecordsEvents;
   /// Per pointer parameter: touched on the host before a sync of the
   /// given stream parameter (index), or of no stream at all (-1).
   std::vector<std::vector<int>> AccessedUnlessSynced;

@@ -198,3 +198,104 @@ void fetchOnGlobalStream(float *h, const float *d) {
   consumeValue(h[0]);
   // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
 }
+
+//===--- Helpers that record or synchronize an event ------------------------===//
+
+void waitForEvent(cudaEvent_t e) { cudaEventSynchronize(e); }
+void recordOn(cudaEvent_t e, cudaStream_t st) { cudaEventRecord(e, st); }
+
+void eventParameterHelpers(const float *d, cudaStream_t s, cudaEvent_t e) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  recordOn(e, s);
+  waitForEvent(e);
+  consumeValue(h[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+}
+
+void eventHelperWithoutRecord(const float *d, cudaStream_t s, cudaEvent_t e) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  waitForEvent(e);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: event 'e' is synchronized here, but it is not recorded after the copy on every path to this point
+  // DEPTH0: :[[@LINE-4]]:16: warning: 'h' is read before the asynchronous
+}
+
+void eventRecordedOnAnotherStreamByHelper(const float *d, cudaStream_t s,
+                                          cudaStream_t t, cudaEvent_t e) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  recordOn(e, t);
+  waitForEvent(e);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-5]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-5]]:3: note: the event was recorded on stream 't', not on stream 's', the copy's stream
+  // DEPTH0: :[[@LINE-4]]:16: warning: 'h' is read before the asynchronous
+}
+
+// An event wrapper of the usual shape.
+class Marker {
+public:
+  void record(cudaStream_t st) { cudaEventRecord(ev_, st); }
+  void recordOwn() { cudaEventRecord(ev_, s_); }
+  void wait() { cudaEventSynchronize(ev_); }
+  void waitPolling() {
+    while (cudaEventQuery(ev_) != cudaSuccess) {
+    }
+  }
+  cudaEvent_t ev_;
+  cudaStream_t s_;
+};
+
+void markerRecordThenWait(Marker &m, const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  m.record(s);
+  m.wait();
+  consumeValue(h[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+}
+
+void markerOwnStreamPolling(Marker &m, const float *d) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, m.s_);
+  m.recordOwn();
+  m.waitPolling();
+  consumeValue(h[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+}
+
+// Recorded before the copy: the wait does not cover it.
+void markerRecordedBeforeCopy(Marker &m, const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  m.record(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  m.wait();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-6]]:3: note: event 'm.ev_' was recorded before the copy, so synchronizing it does not wait for the copy
+  // DEPTH0: :[[@LINE-4]]:16: warning: 'h' is read before the asynchronous
+}
+
+// Another object's event.
+void markerOtherObject(Marker &m, Marker &n, const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  m.record(s);
+  n.wait();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+  // DEPTH0: :[[@LINE-2]]:16: warning: 'h' is read before the asynchronous
+}

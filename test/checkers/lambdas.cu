@@ -181,6 +181,28 @@ void lambdaSyncsOneOfTwoStreams(const float *d, cudaStream_t s,
   cudaDeviceSynchronize();
 }
 
+void lambdaSyncsCapturedEvent(const float *d, cudaStream_t s, cudaEvent_t e) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto wait = [&] { cudaEventSynchronize(e); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  wait();
+  consumeValue(h[0]);
+}
+
+void lambdaSyncsCapturedEventRecordedBefore(const float *d, cudaStream_t s,
+                                            cudaEvent_t e) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto wait = [&] { cudaEventSynchronize(e); };
+  cudaEventRecord(e, s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  wait();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
 class Worker {
 public:
   void run(const float *d) {
