@@ -2365,6 +2365,14 @@ struct AsyncCopyAnalysis::Impl {
           transfer(St, Events[E], Reporting);
       return St;
     };
+    // A block ending in `throw` (clang's CFG makes it an element, with an
+    // edge to the exit outside a try).
+    auto Throws = [](const CFGBlock &B) {
+      for (auto It = B.rbegin(); It != B.rend(); ++It)
+        if (auto S = It->getAs<CFGStmt>())
+          return isa<CXXThrowExpr>(S->getStmt());
+      return false;
+    };
     auto Propagate = [&](const CFGBlock &B, const State &Out,
                          std::set<std::pair<unsigned, unsigned>> *Work) {
       std::optional<std::pair<const CallExpr *, unsigned>> Query;
@@ -2375,6 +2383,10 @@ struct AsyncCopyAnalysis::Impl {
       for (const CFGBlock *Succ : B.succs()) {
         unsigned Index = SuccIndex++;
         if (!Succ)
+          continue;
+        // A path through abort() or a throw never returns to the caller:
+        // what it leaves pending is not the helper's result.
+        if (Succ == &Cfg->getExit() && (B.hasNoReturnElement() || Throws(B)))
           continue;
         State Edge = Out;
         if (Query && Query->second == Index) {

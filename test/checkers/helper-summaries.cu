@@ -299,3 +299,43 @@ void markerOtherObject(Marker &m, Marker &n, const float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
   // DEPTH0: :[[@LINE-2]]:16: warning: 'h' is read before the asynchronous
 }
+
+//===--- Paths that never return to the caller -------------------------------===//
+// An error check that aborts or throws between the copy and the sync does
+// not leave the copy in flight for the caller: that path never returns.
+
+[[noreturn]] void fail(const char *what);
+
+void fetchCheckedAbort(float *dst, const float *src, cudaStream_t st) {
+  cudaError_t e = cudaMemcpyAsync(dst, src, 64, cudaMemcpyDeviceToHost, st);
+  if (e != cudaSuccess)
+    fail("copy");
+  cudaStreamSynchronize(st);
+}
+
+void fetchCheckedThrow(float *dst, const float *src, cudaStream_t st) {
+  if (cudaMemcpyAsync(dst, src, 64, cudaMemcpyDeviceToHost, st) != cudaSuccess)
+    throw 1;
+  cudaStreamSynchronize(st);
+}
+
+// ... but one that returns early does.
+void fetchCheckedReturn(float *dst, const float *src, cudaStream_t st) {
+  if (cudaMemcpyAsync(dst, src, 64, cudaMemcpyDeviceToHost, st) != cudaSuccess)
+    return;
+  cudaStreamSynchronize(st);
+}
+
+void callersOfCheckedFetches(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  fetchCheckedAbort(h, d, s);
+  consumeValue(h[0]);
+  fetchCheckedThrow(h, d, s);
+  consumeValue(h[0]);
+  fetchCheckedReturn(h, d, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
+  cudaStreamSynchronize(s);
+}
