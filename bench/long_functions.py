@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Cost of cuda-async-read-before-sync on long functions.
 
-Generates functions of growing length in four shapes (straight-line code,
-sequential loops with copies, nested branches, a switch), runs clang-tidy on
-each with the check and, in the same run, with upstream's flow-sensitive
-bugprone-use-after-move as the baseline, and prints the time ratios. Also
+Generates functions of growing length in five shapes (straight-line code,
+sequential loops with copies, nested branches, a switch, lambdas called
+after copies), runs clang-tidy on each with the check and, in the same run,
+with upstream's flow-sensitive bugprone-use-after-move as the baseline, and
+prints the time ratios. Also
 reports how many warnings the check emitted (a skipped function, past the
 visit budget, shows as 0 where warnings are expected).
 
@@ -55,6 +56,20 @@ def switch(n):
             " cudaStream_t s2, cudaStream_t s3, int k) {\n  switch (k) {\n" + cases
             + "  }\n  consume(h[0]);\n}\n", 1)
 
+def lambdas(n):
+    # n lambdas, each capturing the buffer and the stream, each called after
+    # a copy: half read it before syncing (warn), half sync first.
+    defs = "".join(
+        "  auto f%d = [&] { %s };\n" % (
+            i, "consume(h[%d]);" % (i % 64) if i % 2 == 0
+            else "cudaStreamSynchronize(s); consume(h[%d]);" % (i % 64))
+        for i in range(n))
+    body = "".join(
+        "  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n  f%d();\n"
+        "  cudaStreamSynchronize(s);\n" % i for i in range(n))
+    return (HEADER + "void f(float *h, const float *d, cudaStream_t s) {\n" + defs
+            + body + "}\n", (n + 1) // 2)
+
 def run(tidy, plugin, checks, path):
     cmd = [tidy, "--quiet", "--load=" + plugin, "-checks=-*," + checks, path, "--",
            "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
@@ -81,7 +96,7 @@ def main():
     sizes = [int(x) for x in a.sizes.split(",")]
     print("%-9s %6s %10s %10s %7s %9s" % ("shape", "n", "check s", "base s", "ratio", "warnings"))
     with tempfile.TemporaryDirectory() as tmp:
-        for shape in (straight, loops, branches, switch):
+        for shape in (straight, loops, branches, switch, lambdas):
             for n in sizes:
                 src, expected = shape(n)
                 path = os.path.join(tmp, "%s_%d.cu" % (shape.__name__, n))
