@@ -125,6 +125,7 @@ struct Event {
   const HelperSummary *Summary = nullptr; ///< Call: null if opaque;
                                           ///< LambdaArg: the lambda's
   const VarDecl *Var = nullptr;           ///< Write: the variable
+  const CXXMethodDecl *Lambda = nullptr;  ///< LambdaArg: its call operator
   std::vector<unsigned> HelperCopies;     ///< Call: copies it leaves pending
 };
 
@@ -999,7 +1000,7 @@ struct AsyncCopyAnalysis::Impl {
         C && C->getNumArgs() == 1 && C->getDirectCallee() &&
         C->getDirectCallee()->isInStdNamespace() &&
         C->getDirectCallee()->getIdentifier() &&
-        llvm::is_contained({"move", "forward"},
+        llvm::is_contained({"move", "forward", "ref", "cref"},
                            C->getDirectCallee()->getName()))
       A = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
     if (const auto *D = dyn_cast_or_null<DeclRefExpr>(A)) {
@@ -1048,23 +1049,44 @@ struct AsyncCopyAnalysis::Impl {
     };
     for (int S : StreamParams)
       Seed(-1, S);
-    // Streams the helper synchronizes that outlive it: members of `this`
-    // (`void wait() { cudaStreamSynchronize(s_); }`) and globals.
+    // Streams the helper uses that the caller names too: members of `this`
+    // (`void wait() { cudaStreamSynchronize(s_); }`), globals, a lambda's
+    // captures. A sync of one on every path is a sync at the call; a use on
+    // one is ordered after the caller's copies on it.
     std::set<std::string> Seen;
-    for (const CallExpr *C : Calls) {
-      const ApiEntry *E = Model.lookup(C->getDirectCallee());
-      if (!E || (E->Role != ApiRole::StreamSync &&
-                 E->Role != ApiRole::StreamQuery))
-        continue;
-      StreamRef St = streamOf(arg(C, E->StreamArg));
-      if (St.K != StreamRef::Named || !outlivesCall(arg(C, E->StreamArg)) ||
+    std::vector<StreamRef> Streams;
+    auto SeedStream = [&](const StreamRef &St) {
+      if (St.K != StreamRef::Named || Streams.size() >= MaxNamedStreams ||
           !Seen.insert(St.Key).second)
-        continue;
+        return;
       CopySite *Site = newCopy();
       Site->Synthetic = true;
       Site->SeedStreamParam = MemberOrGlobalStream;
       Site->Stream = St;
+      Streams.push_back(St);
+    };
+    for (const CallExpr *C : Calls) {
+      const Expr *StreamE = nullptr;
+      if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C))
+        StreamE = K->getConfig() ? arg(K->getConfig(), 3) : nullptr;
+      else if (const ApiEntry *E = Model.lookup(C->getDirectCallee()))
+        StreamE = arg(C, E->StreamArg);
+      if (StreamE && outlivesCall(StreamE))
+        SeedStream(streamOf(StreamE));
     }
+    const CXXMethodDecl *Op = lambdaOperator(FD);
+    if (Op)
+      for (const LambdaCapture &Cap : Op->getParent()->captures())
+        if (const auto *V = Cap.capturesVariable()
+                                ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                                : nullptr;
+            V && isStreamType(V->getType())) {
+          StreamRef St;
+          St.K = StreamRef::Named;
+          St.Key = "d" + ptrKey(V->getCanonicalDecl());
+          St.Spelling = V->getName().str();
+          SeedStream(St);
+        }
     for (unsigned P = 0; P < FD->getNumParams(); ++P) {
       QualType T = FD->getParamDecl(P)->getType();
       if (T->isPointerType() || T->isReferenceType() || isStdContainer(T))
@@ -1095,33 +1117,53 @@ struct AsyncCopyAnalysis::Impl {
       Site->SeedEvent = Ev;
       Site->SeedEventParam = Param;
     }
-    // A lambda's captured buffers: on no particular stream, and on each of
-    // the streams seeded above that the caller names too.
-    const CXXMethodDecl *Op = lambdaOperator(FD);
-    if (!Op)
-      return;
-    std::vector<StreamRef> Streams;
-    for (const CopySite *C : Copies)
-      if (C->SeedStreamParam == MemberOrGlobalStream)
-        Streams.push_back(C->Stream);
-    for (const LambdaCapture &Cap : Op->getParent()->captures()) {
-      const auto *V = Cap.capturesVariable()
-                          ? dyn_cast<VarDecl>(Cap.getCapturedVar())
-                          : nullptr;
-      if (!V || !isBufferType(V->getType()))
-        continue;
+    // Buffers the caller names too: a lambda's captures, and members of
+    // `this` and globals the body names. Each on no particular stream, and
+    // on each stream seeded above.
+    auto SeedNamed = [&](std::string Key, std::string Name, const VarDecl *V) {
+      if (NamedSeeds.size() >= MaxNamedBuffers ||
+          llvm::any_of(NamedSeeds, [&](const auto &B) { return B.Key == Key; }))
+        return;
       for (int K = -1; K < static_cast<int>(Streams.size()); ++K) {
         CopySite *S = newCopy();
         S->Synthetic = true;
-        S->SeedCapture = V;
-        S->Buffer = Aliases.classKey("d" + ptrKey(V->getCanonicalDecl()));
+        S->SeedNamed = NamedSeeds.size();
+        S->Buffer = Aliases.classKey(Key);
         if (K >= 0) {
           S->SeedStreamParam = MemberOrGlobalStream;
           S->Stream = Streams[K];
         }
       }
+      HelperSummary::NamedBuffer B;
+      B.Key = std::move(Key);
+      B.Name = std::move(Name);
+      B.Var = V;
+      NamedSeeds.push_back(std::move(B));
+    };
+    if (Op)
+      for (const LambdaCapture &Cap : Op->getParent()->captures())
+        if (const auto *V = Cap.capturesVariable()
+                                ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                                : nullptr;
+            V && isBufferType(V->getType()))
+          SeedNamed("d" + ptrKey(V->getCanonicalDecl()), V->getName().str(), V);
+    for (const Expr *E : Candidates) {
+      // The outermost member chain on `this`, or a global: `h_`, `buf_.h`.
+      if (isa_and_nonnull<MemberExpr>(PM.getParent(E)) ||
+          !isBufferType(E->getType()) || !outlivesCall(E))
+        continue;
+      const auto *D = dyn_cast<DeclRefExpr>(strip(E));
+      if (D && (D->refersToEnclosingVariableOrCapture() ||
+                Ctx.getSourceManager().isInSystemHeader(
+                    D->getDecl()->getLocation())))
+        continue; // a capture, seeded above; stderr and the like
+      SeedNamed(exprKey(E), spelling(E, Ctx), nullptr);
     }
   }
+  /// Bounds on the seeds of one summary (buffers x streams copies).
+  static constexpr size_t MaxNamedStreams = 8, MaxNamedBuffers = 16;
+  /// SummaryMode: the buffers SeedNamed indexes.
+  std::vector<HelperSummary::NamedBuffer> NamedSeeds;
 
   //--- Use classification ---------------------------------------------------
 
@@ -1136,10 +1178,16 @@ struct AsyncCopyAnalysis::Impl {
   /// The argument for a callee's parameter: member operator calls
   /// (`functor(h, s)`, lambdas) carry the object as argument 0.
   static const Expr *paramArg(const CallExpr *C, int Param) {
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
-      if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
-        return arg(C, Param + 1);
-    return arg(C, Param);
+    return arg(C, Param + argShift(C));
+  }
+  /// How many arguments precede the callee's first parameter: 1 for a member
+  /// operator call (`functor(h, s)`, lambdas), whose object is argument 0,
+  /// unless the object is the explicit parameter (C++23 `this auto self`).
+  static unsigned argShift(const CallExpr *C) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+    const auto *M =
+        Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
+    return M && M->isImplicitObjectMemberFunction() ? 1 : 0;
   }
 
   /// Is a call's callee something the analysis looks into or knows?
@@ -1462,10 +1510,18 @@ struct AsyncCopyAnalysis::Impl {
         for (const HelperSummary::PendingCopy &PC : S->CopiesLeftPending) {
           std::string Key, Name;
           Provenance Prov;
-          if (const VarDecl *V = PC.DstCapture) {
-            Key = "d" + ptrKey(V->getCanonicalDecl());
-            Name = V->getName().str();
-            Prov = std::max(Aliases.provenance(Key), varProvenance(V));
+          if (PC.DstNamed >= 0) {
+            const HelperSummary::NamedBuffer &B = S->Named[PC.DstNamed];
+            Key = B.Key;
+            Name = B.Name;
+            const Expr *Init = nullptr;
+            if (!nameAtCall(Key, Name, C, lambdaOperator(Callee), &Init))
+              continue;
+            const Expr *Root = Init ? bufferRoot(Init) : nullptr;
+            Prov = Root ? provenanceOf(Root)
+                        : std::max(Aliases.provenance(Key),
+                                   B.Var ? varProvenance(B.Var)
+                                         : Provenance::Unknown);
           } else {
             const Expr *Dst = paramArg(C, PC.DstParam);
             const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
@@ -1481,6 +1537,9 @@ struct AsyncCopyAnalysis::Impl {
           StreamRef Stream =
               PC.StreamParam >= 0 ? streamOf(paramArg(C, PC.StreamParam))
                                   : PC.Stream;
+          if (PC.StreamParam < 0 &&
+              !streamAtCall(Stream, C, lambdaOperator(Callee)))
+            Stream = StreamRef{}; // an object the caller cannot name
           CopySite *Site = newCopy();
           Site->Call = C;
           Site->InnerCopy = PC.Copy;
@@ -1511,20 +1570,31 @@ struct AsyncCopyAnalysis::Impl {
                             "swap", "exchange", "not_fn"},
                            F->getName()))
       return;
+    const auto *OpCall = dyn_cast<CXXOperatorCallExpr>(Call);
     for (const Expr *A : Arguments) {
-      const CXXMethodDecl *Op = lambdaOf(A);
+      const VarDecl *Var = nullptr;
+      const CXXMethodDecl *Op = lambdaOf(A, &Var);
       if (!Op || Op->getParent()->capture_size() == 0)
         continue;
       bool CalleeTruncated = false;
       const HelperSummary *S = Owner.summary(Op, Depth + 1, &CalleeTruncated);
       Truncated |= CalleeTruncated;
-      if (!S || S->CapturedAccesses.empty())
+      if (!S || llvm::none_of(S->Named, [](const auto &B) {
+            return !B.Unsynced.empty();
+          }))
         continue;
       Event Ev(Event::LambdaArg);
       Ev.Anchor = Call;
       Ev.Loc = A;
+      Ev.AK = AccessKind::CapturedByArgument;
       Ev.Callee = Callee;
+      // `f()` of a std::function made from the lambda runs it here.
+      if (OpCall && OpCall->getOperator() == OO_Call && OpCall->getArg(0) == A) {
+        Ev.AK = AccessKind::UsedByLambda;
+        Ev.Callee = Var;
+      }
       Ev.Summary = S;
+      Ev.Lambda = Op;
       Events.push_back(std::move(Ev));
     }
   }
@@ -1790,7 +1860,7 @@ struct AsyncCopyAnalysis::Impl {
               const Expr *Loc, const Expr *Name, const NamedDecl *Callee,
               const Stmt *CalleeAccess = nullptr,
               const StreamRef *UseStream = nullptr,
-              const VarDecl *NameVar = nullptr) {
+              const std::string *NameStr = nullptr) {
     if (FindingAt.count(Loc) && !SummaryMode)
       return;
     for (const auto &[Id, P] : St.Pending) {
@@ -1806,7 +1876,7 @@ struct AsyncCopyAnalysis::Impl {
       F.Kind = K;
       F.Callee = Callee;
       F.CalleeAccess = CalleeAccess;
-      F.BufferName = Name ? spelling(Name, Ctx) : NameVar->getName().str();
+      F.BufferName = Name ? spelling(Name, Ctx) : *NameStr;
       F.Copy = C;
       F.Miss = P.Miss;
       F.LaterIteration =
@@ -1945,11 +2015,20 @@ struct AsyncCopyAnalysis::Impl {
     const CallExpr *C = Ev.CE;
     const HelperSummary *S = Ev.Summary;
     unsigned NumArgs = C->getNumArgs();
-    // Offset for member operator calls, whose object is argument 0.
-    unsigned Shift = 0;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
-      if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
-        Shift = 1;
+    unsigned Shift = argShift(C);
+    // A lambda is named by its variable (`read(h)`: "passed to 'read'").
+    const CXXMethodDecl *Lambda = lambdaOperator(C->getDirectCallee());
+    const VarDecl *LambdaVar = nullptr;
+    if (Lambda) {
+      // `f()` carries the closure as argument 0; `f.operator()()` as the
+      // object.
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+      lambdaOf(MC ? MC->getImplicitObjectArgument()
+                  : (NumArgs ? C->getArg(0) : nullptr),
+               &LambdaVar);
+    }
+    const NamedDecl *Callee = LambdaVar ? static_cast<const NamedDecl *>(LambdaVar)
+                                        : C->getDirectCallee();
     for (unsigned I = Shift; I < NumArgs; ++I) {
       const Expr *A = C->getArg(I);
       const Expr *Root = bufferRoot(A);
@@ -1958,8 +2037,7 @@ struct AsyncCopyAnalysis::Impl {
       std::string Class = Aliases.classKey(exprKey(Root));
       unsigned P = I - Shift;
       if (!S || P >= S->AccessedUnlessSynced.size()) {
-        report(St, Class, AccessKind::PassedToFunction, A, Root,
-               C->getDirectCallee());
+        report(St, Class, AccessKind::PassedToFunction, A, Root, Callee);
         continue;
       }
       // Which of the helper's seeds matches each pending copy's stream?
@@ -1973,34 +2051,27 @@ struct AsyncCopyAnalysis::Impl {
               streamOf(C->getArg(J + Shift)).sameStream(Copy->Stream))
             Seed = J;
         if (llvm::is_contained(S->AccessedUnlessSynced[P], Seed)) {
-          report(St, Class, AccessKind::PassedToFunction, A, Root,
-                 C->getDirectCallee(), S->AccessSite[P]);
+          report(St, Class, AccessKind::PassedToFunction, A, Root, Callee,
+                 S->AccessSite[P]);
           break;
         }
       }
     }
     if (!S)
       return;
-    // A lambda touches its captures: the caller's own variables.
-    const VarDecl *LambdaVar = nullptr;
-    bool Lambda = lambdaOperator(C->getDirectCallee()) != nullptr;
-    if (Lambda) {
-      // `f()` carries the closure as argument 0; `f.operator()()` as the
-      // object.
-      const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
-      lambdaOf(MC ? MC->getImplicitObjectArgument()
-                  : (NumArgs ? C->getArg(0) : nullptr),
-               &LambdaVar);
-      applyCapturedAccesses(St, *S, C, AccessKind::UsedByLambda, LambdaVar);
-    }
-    for (StreamRef Synced : S->SyncsStreams) {
-      if (!rebase(Synced.Key, Synced.Spelling, C, Lambda))
-        continue;
-      Synced.NonBlocking = NonBlockingStreams.count(Synced.Key) != 0;
-      syncStream(St, Synced, C);
-    }
+    // Buffers the caller names too: a lambda's captures, members of the
+    // object called on, globals.
+    if (Lambda)
+      applyNamedAccesses(St, *S, C, Lambda, C, AccessKind::UsedByLambda,
+                         LambdaVar);
+    else
+      applyNamedAccesses(St, *S, C, nullptr, C,
+                         AccessKind::PassedToFunction, C->getDirectCallee());
+    for (StreamRef Synced : S->SyncsStreams)
+      if (streamAtCall(Synced, C, Lambda))
+        syncStream(St, Synced, C);
     for (HelperSummary::EventRef Synced : S->SyncsEvents)
-      if (rebase(Synced.Key, Synced.Spelling, C, Lambda))
+      if (nameAtCall(Synced.Key, Synced.Spelling, C, Lambda))
         syncEvent(St, Synced.Key, Synced.Spelling, C);
     for (unsigned J = 0; J < S->SyncsEventParam.size(); ++J)
       if (S->SyncsEventParam[J] && J + Shift < NumArgs)
@@ -2011,7 +2082,7 @@ struct AsyncCopyAnalysis::Impl {
         if (R.EventParam + Shift >= NumArgs)
           continue;
         EventKey = exprKey(C->getArg(R.EventParam + Shift));
-      } else if (!rebase(EventKey, R.Event.Spelling, C, Lambda)) {
+      } else if (!nameAtCall(EventKey, R.Event.Spelling, C, Lambda)) {
         continue;
       }
       StreamRef Rec = R.Stream;
@@ -2019,10 +2090,8 @@ struct AsyncCopyAnalysis::Impl {
         if (R.StreamParam + Shift >= NumArgs)
           continue;
         Rec = streamOf(C->getArg(R.StreamParam + Shift));
-      } else if (Rec.K == StreamRef::Named) {
-        if (!rebase(Rec.Key, Rec.Spelling, C, Lambda))
-          continue;
-        Rec.NonBlocking = NonBlockingStreams.count(Rec.Key) != 0;
+      } else if (!streamAtCall(Rec, C, Lambda)) {
+        continue;
       }
       recordEvent(St, EventKey, Rec, C);
     }
@@ -2060,27 +2129,81 @@ struct AsyncCopyAnalysis::Impl {
     return true;
   }
 
-  /// Captured buffers a lambda touches before synchronizing them, reported
-  /// at Loc: its call (UsedByLambda) or where it is passed on
+  /// A name of a helper's summary (a capture, a `this->` member, a global)
+  /// as this caller spells it: an init-capture `[p = h]` of the lambda
+  /// Lambda stands for its initializer (*Init is set to it), `this->` is
+  /// rebased to the object of the member call Call. False where the caller
+  /// cannot name it.
+  bool nameAtCall(std::string &Key, std::string &Name, const Expr *Call,
+                  const CXXMethodDecl *Lambda, const Expr **Init = nullptr) {
+    if (!Lambda) {
+      const auto *C = dyn_cast_or_null<CallExpr>(Call);
+      return C && rebase(Key, Name, C, /*Lambda=*/false);
+    }
+    for (const LambdaCapture &Cap : Lambda->getParent()->captures()) {
+      const auto *V = Cap.capturesVariable()
+                          ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                          : nullptr;
+      if (!V || !V->isInitCapture() || !V->getInit() ||
+          Key != "d" + ptrKey(V->getCanonicalDecl()))
+        continue;
+      const Expr *E = V->getInit();
+      const Expr *Root = bufferRoot(E);
+      Key = exprKey(Root ? Root : E);
+      Name = spelling(Root ? Root : E, Ctx);
+      if (Init)
+        *Init = E;
+      return true;
+    }
+    return true; // captures and `this` are the caller's own
+  }
+
+  /// A stream of a helper's summary as this caller names it (nameAtCall).
+  bool streamAtCall(StreamRef &S, const Expr *Call,
+                    const CXXMethodDecl *Lambda) {
+    if (S.K != StreamRef::Named)
+      return true;
+    const Expr *Init = nullptr;
+    if (!nameAtCall(S.Key, S.Spelling, Call, Lambda, &Init))
+      return false;
+    if (Init)
+      S = streamOf(Init);
+    else
+      S.NonBlocking = NonBlockingStreams.count(S.Key) != 0;
+    return true;
+  }
+
+  /// Buffers the caller names too that a helper or lambda touches before
+  /// synchronizing them, reported at Loc: its call (PassedToFunction of a
+  /// member helper, UsedByLambda) or where a lambda is passed on
   /// (CapturedByArgument).
-  void applyCapturedAccesses(const State &St, const HelperSummary &S,
-                             const Expr *Loc, AccessKind Kind,
-                             const NamedDecl *Callee) {
-    for (const HelperSummary::CapturedAccess &A : S.CapturedAccesses) {
-      std::string Class =
-          Aliases.classKey("d" + ptrKey(A.Var->getCanonicalDecl()));
+  void applyNamedAccesses(const State &St, const HelperSummary &S,
+                          const Expr *Call, const CXXMethodDecl *Lambda,
+                          const Expr *Loc, AccessKind Kind,
+                          const NamedDecl *Callee) {
+    std::vector<StreamRef> Streams = S.CaptureStreams;
+    std::vector<bool> Known(Streams.size());
+    for (unsigned K = 0; K < Streams.size(); ++K)
+      Known[K] = streamAtCall(Streams[K], Call, Lambda);
+    for (const HelperSummary::NamedBuffer &B : S.Named) {
+      if (B.Unsynced.empty())
+        continue;
+      std::string Key = B.Key, Name = B.Name;
+      if (!nameAtCall(Key, Name, Call, Lambda))
+        continue;
+      std::string Class = Aliases.classKey(Key);
       for (const auto &[Id, Pend] : St.Pending) {
         const CopySite *Copy = Copies[Id];
         if (Copy->Buffer != Class)
           continue;
-        // The seed on the copy's stream, if the lambda can sync it.
+        // The seed on the copy's stream, if the helper names it.
         int Seed = -1;
-        for (unsigned K = 0; K < S.CaptureStreams.size(); ++K)
-          if (S.CaptureStreams[K].sameStream(Copy->Stream))
+        for (unsigned K = 0; K < Streams.size(); ++K)
+          if (Known[K] && Streams[K].sameStream(Copy->Stream))
             Seed = K;
-        if (llvm::is_contained(A.Unsynced, Seed)) {
-          report(St, Class, Kind, Loc, nullptr, Callee, A.Site, nullptr,
-                 A.Var);
+        if (llvm::is_contained(B.Unsynced, Seed)) {
+          report(St, Class, Kind, Loc, nullptr, Callee, B.Site, nullptr,
+                 &Name);
           break;
         }
       }
@@ -2132,8 +2255,8 @@ struct AsyncCopyAnalysis::Impl {
       return;
     case Event::LambdaArg:
       if (Reporting)
-        applyCapturedAccesses(St, *Ev.Summary, Ev.Loc,
-                              AccessKind::CapturedByArgument, Ev.Callee);
+        applyNamedAccesses(St, *Ev.Summary, Ev.Anchor ? dyn_cast<Expr>(Ev.Anchor) : nullptr,
+                           Ev.Lambda, Ev.Loc, Ev.AK, Ev.Callee);
       return;
     case Event::Write:
       St.forget(Ev.Var);
@@ -2517,7 +2640,7 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   S->SyncsEventParam.assign(NP, false);
   for (unsigned Id = 0; Id < I.Copies.size(); ++Id) {
     const CopySite &C = *I.Copies[Id];
-    if (!C.Synthetic || C.SeedParam >= 0 || C.SeedCapture)
+    if (!C.Synthetic || C.SeedParam >= 0 || C.SeedNamed >= 0)
       continue;
     bool Cleared = !Exit->Pending.count(Id);
     if (C.SeedEvent) {
@@ -2540,20 +2663,19 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     else
       S->SyncsStreamParam[C.SeedStreamParam] = Cleared;
   }
+  S->Named = I.NamedSeeds;
   for (const Finding &F : I.Findings) {
-    if (const VarDecl *V = F.Copy->SeedCapture) {
+    if (F.Copy->SeedNamed >= 0) {
       int Seed = -1;
       for (unsigned K = 0; K < S->CaptureStreams.size(); ++K)
         if (F.Copy->SeedStreamParam == Impl::MemberOrGlobalStream &&
             S->CaptureStreams[K].sameStream(F.Copy->Stream))
           Seed = K;
-      auto It = llvm::find_if(S->CapturedAccesses,
-                              [&](const auto &A) { return A.Var == V; });
-      if (It == S->CapturedAccesses.end())
-        It = S->CapturedAccesses.insert(S->CapturedAccesses.end(),
-                                        {V, {}, F.Access});
-      if (!llvm::is_contained(It->Unsynced, Seed))
-        It->Unsynced.push_back(Seed);
+      HelperSummary::NamedBuffer &B = S->Named[F.Copy->SeedNamed];
+      if (!llvm::is_contained(B.Unsynced, Seed))
+        B.Unsynced.push_back(Seed);
+      if (!B.Site)
+        B.Site = F.Access;
       continue;
     }
     if (!F.Copy->Synthetic || F.Copy->SeedParam < 0)
@@ -2598,29 +2720,23 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     const CopySite &C = *I.Copies[Pend.Site];
     if (C.Synthetic)
       continue;
-    // Into a lambda's captured variable: the caller's own.
-    if (const CXXMethodDecl *Op = Impl::lambdaOperator(Def))
-      for (const LambdaCapture &Cap : Op->getParent()->captures()) {
-        const auto *V = Cap.capturesVariable()
-                            ? dyn_cast<VarDecl>(Cap.getCapturedVar())
-                            : nullptr;
-        if (V && I.Aliases.classKey("d" + ptrKey(V->getCanonicalDecl())) ==
-                     C.Buffer)
-          S->CopiesLeftPending.push_back(
-              {0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, V});
+    HelperSummary::PendingCopy PC{0, -1, C.Stream,
+                                  C.InnerCopy ? C.InnerCopy : C.Call};
+    if (C.Stream.K == StreamRef::Named)
+      PC.StreamParam = ParamOf(C.Stream.Key);
+    // Into a buffer the caller names too (a capture, a member of `this`).
+    for (unsigned N = 0; N < S->Named.size(); ++N)
+      if (I.Aliases.classKey(S->Named[N].Key) == C.Buffer) {
+        PC.DstNamed = N;
+        S->CopiesLeftPending.push_back(PC);
       }
+    PC.DstNamed = -1;
     for (unsigned P = 0; P < NP; ++P) {
       std::string Key =
           "d" + ptrKey(Def->getParamDecl(P)->getCanonicalDecl());
       if (I.Aliases.classKey(Key) != C.Buffer)
         continue;
-      HelperSummary::PendingCopy PC{P, -1, C.Stream, C.InnerCopy ? C.InnerCopy
-                                                                 : C.Call};
-      for (unsigned J = 0; J < NP; ++J)
-        if (C.Stream.K == StreamRef::Named &&
-            C.Stream.Key ==
-                "d" + ptrKey(Def->getParamDecl(J)->getCanonicalDecl()))
-          PC.StreamParam = J;
+      PC.DstParam = P;
       S->CopiesLeftPending.push_back(PC);
     }
   }

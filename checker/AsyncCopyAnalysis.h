@@ -77,9 +77,10 @@ struct CopySite {
   bool Synthetic = false; ///< a helper summary's seed, never reported
   int SeedParam = -1;     ///< Synthetic: buffer parameter (or -1)
   int SeedStreamParam = -1; ///< Synthetic: stream parameter (or -1: any)
-  /// Synthetic, in a lambda's call operator: the captured variable whose
-  /// buffer is seeded (SeedParam is then -1).
-  const VarDecl *SeedCapture = nullptr;
+  /// Synthetic: a buffer the caller can name too, seeded by its key here
+  /// (SeedParam is then -1): a lambda's capture, a member of `this`, a
+  /// global. An index into HelperSummary::Named.
+  int SeedNamed = -1;
   /// Synthetic: an event the helper synchronizes (a parameter, member,
   /// global or capture), which covers this seed at entry; cleared at exit
   /// iff the helper synchronizes that event on every path.
@@ -144,25 +145,29 @@ struct HelperSummary {
     int StreamParam; ///< -1: the stream is Stream below
     StreamRef Stream;
     const Expr *Copy;
-    /// A lambda's copy into a captured variable (DstParam unused): the
-    /// caller's own variable, since captures name it.
-    const VarDecl *DstCapture = nullptr;
+    /// Or into a buffer the caller names too (DstParam unused): an index
+    /// into Named.
+    int DstNamed = -1;
   };
   std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
 
-  // Lambdas (C++ [expr.prim.lambda.capture]): a captured variable names the
-  // enclosing function's variable, so these keys are the caller's own.
-  /// Streams the call operator may synchronize that the caller names too:
-  /// captured variables, members of the enclosing `this`, globals.
+  // Buffers and streams the caller can name too, by their keys here: a
+  // lambda's captures (C++ [expr.prim.lambda.capture]: a capture names the
+  // enclosing function's variable; an init-capture `[p = h]` is mapped to
+  // its initializer at the call), members of `this` (rebased to the object
+  // called on, as SyncsStreams), globals.
+  /// Streams the helper may use or synchronize that the caller names too.
   std::vector<StreamRef> CaptureStreams;
-  struct CapturedAccess {
-    const VarDecl *Var; ///< the captured buffer (pointer, array, container)
+  struct NamedBuffer {
+    std::string Key, Name;
+    const VarDecl *Var = nullptr; ///< a captured variable, for provenance
     /// Seeds under which it is touched before a sync: an index into
     /// CaptureStreams (a copy on that stream), or -1 (on any other stream).
     std::vector<int> Unsynced;
-    const Stmt *Site; ///< the first access, for the note
+    const Stmt *Site = nullptr; ///< the first access, for the note
   };
-  std::vector<CapturedAccess> CapturedAccesses;
+  /// Every such buffer the helper names; touched where Unsynced is not empty.
+  std::vector<NamedBuffer> Named;
 };
 
 struct AnalysisOptions {

@@ -7,6 +7,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang-tidy/utils/OptionsUtils.h"
+#include <algorithm>
 
 using namespace clang::ast_matchers;
 
@@ -71,15 +72,19 @@ void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
     for (std::string &N : Model->namesWithRole(Role))
       Names.push_back(std::move(N));
   std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());
-  auto CopyCall = callExpr(callee(functionDecl(hasAnyName(Refs))));
-  // Callables that issue a copy, or call a helper (with a visible body)
-  // that does; each is analysed once, whichever call matched first.
+  StatementMatcher Reaches =
+      callExpr(callee(functionDecl(hasAnyName(Refs))));
+  // Callables that issue a copy, or call a helper (with a visible body) that
+  // does, directly or through helpers as deep as HelperDepth looks (a helper
+  // or lambda that calls `fetchInto(h, d, s)` leaves its copy pending too);
+  // each is analysed once, whichever call matched first.
   Finder->addMatcher(
-      callExpr(CopyCall, forCallable(functionDecl().bind("fn"))), this);
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasBody(hasDescendant(CopyCall)))),
-               forCallable(functionDecl().bind("fn"))),
-      this);
+      callExpr(Reaches, forCallable(functionDecl().bind("fn"))), this);
+  for (unsigned Level = 0; Level < std::clamp(HelperDepth, 1u, 8u); ++Level) {
+    Reaches = callExpr(callee(functionDecl(hasBody(hasDescendant(Reaches)))));
+    Finder->addMatcher(
+        callExpr(Reaches, forCallable(functionDecl().bind("fn"))), this);
+  }
 }
 
 void AsyncReadBeforeSyncCheck::registerPPCallbacks(

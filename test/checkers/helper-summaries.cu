@@ -339,3 +339,53 @@ void callersOfCheckedFetches(const float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
   cudaStreamSynchronize(s);
 }
+
+//===--- Member helpers that touch or fill member buffers --------------------===//
+
+class Reader {
+public:
+  void fetch(const float *d) {
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+  }
+  float first() const { return h_[0]; }
+  void wait() { cudaStreamSynchronize(s_); }
+
+  void fetchThenFirst(const float *d) {
+    fetch(d);
+    consumeValue(first());
+    // CHECK: :[[@LINE-1]]:18: warning: 'h_' is passed to 'first' before
+    wait();
+    consumeValue(first());
+  }
+
+  float *h_;
+  cudaStream_t s_;
+};
+
+void memberHelpersThroughObject(Reader &r, Reader &q, const float *d) {
+  r.fetch(d);
+  consumeValue(r.h_[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'r.h_' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'r.h_' in flight on stream 'r.s_'
+  consumeValue(q.first()); // another object's buffer
+  r.wait();
+  consumeValue(r.first());
+}
+
+//===--- Chains of helpers that leave the copy in flight ----------------------===//
+
+void fetchLevel1(float *p, const float *d, cudaStream_t st) {
+  cudaMemcpyAsync(p, d, 64, cudaMemcpyDeviceToHost, st);
+}
+void fetchLevel2(float *p, const float *d, cudaStream_t st) {
+  fetchLevel1(p, d, st);
+}
+
+void copyThroughTwoHelpers(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  fetchLevel2(h, d, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  cudaStreamSynchronize(s);
+}

@@ -224,6 +224,100 @@ private:
   float *h_;
 };
 
+//===--- Init-captures, [this], streams the lambda only uses ----------------===//
+
+// `[p = h]` names h's buffer, `[st = s]` h's stream.
+void initCaptureReads(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto read = [p = h] { consumeValue(p[0]); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  read();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'read' before
+  cudaStreamSynchronize(s);
+}
+
+void initCaptureSyncs(const float *d, cudaStream_t s, cudaEvent_t e) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto wait = [st = s] { cudaStreamSynchronize(st); };
+  auto waitEvent = [ev = e] { cudaEventSynchronize(ev); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  wait();
+  consumeValue(h[0]);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  waitEvent();
+  consumeValue(h[0]);
+}
+
+// Stream-ordered work on the copy's own stream is ordered after it.
+void lambdaEnqueuesOnTheCopysStream(const float *d, float *d2,
+                                    cudaStream_t s, cudaStream_t t) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto push = [&] { cudaMemcpyAsync(d2, h, 64, cudaMemcpyHostToDevice, s); };
+  auto pushOther = [&] { cudaMemcpyAsync(d2, h, 64, cudaMemcpyHostToDevice, t); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  push();
+  pushOther();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'pushOther' before
+  cudaStreamSynchronize(s);
+}
+
+// The lambda's own stream parameter carries the copy's stream.
+void lambdaIssuesCopyOnItsStreamParameter(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto fetch = [&](cudaStream_t st) {
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, st);
+  };
+  fetch(s);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+// Through a helper the lambda calls.
+void syncStreamParam(cudaStream_t st) { cudaStreamSynchronize(st); }
+void fetchInto(float *p, const float *src, cudaStream_t st) {
+  cudaMemcpyAsync(p, src, 64, cudaMemcpyDeviceToHost, st);
+}
+void lambdaCallsHelpers(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto fetch = [&] { fetchInto(h, d, s); };
+  auto wait = [&] { syncStreamParam(s); };
+  fetch();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  fetch();
+  wait();
+  consumeValue(h[0]);
+}
+
+class Staging {
+public:
+  void consumeLater(const float *d) {
+    auto use = [this] { consumeValue(h_[0]); };
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+    use();
+    // CHECK: :[[@LINE-1]]:5: warning: 'h_' is used by lambda 'use' before
+    cudaStreamSynchronize(s_);
+    use();
+  }
+  void fetchInLambda(const float *d) {
+    auto fetch = [this, d] { cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_); };
+    fetch();
+    consumeValue(h_[0]);
+    // CHECK: :[[@LINE-1]]:18: warning: 'h_' is read before
+    cudaStreamSynchronize(s_);
+  }
+
+private:
+  float *h_;
+  cudaStream_t s_;
+};
+
 //===--- Lambdas that issue the copy --------------------------------------===//
 
 void lambdaIssuesCopyIntoCapture(const float *d, cudaStream_t s) {
@@ -302,6 +396,18 @@ void lambdaMovedIntoThread(const float *d, cudaStream_t s) {
   std::thread t(std::move(work));
   // CHECK: :[[@LINE-1]]:17: warning: 'h' is captured by a lambda passed to 'thread' before
   t.join();
+  cudaStreamSynchronize(s);
+}
+
+// A lambda with a pointer parameter is named by its variable.
+void lambdaWithPointerParameter(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  auto read = [](const float *p) { consumeValue(p[0]); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  read(h);
+  // CHECK: :[[@LINE-1]]:8: warning: 'h' is passed to 'read' before
+  // CHECK: :[[@LINE-4]]:49: note: 'read' touches the buffer here
   cudaStreamSynchronize(s);
 }
 
