@@ -2065,8 +2065,8 @@ struct AsyncCopyAnalysis::Impl {
       applyNamedAccesses(St, *S, C, Lambda, C, AccessKind::UsedByLambda,
                          LambdaVar);
     else
-      applyNamedAccesses(St, *S, C, nullptr, C,
-                         AccessKind::PassedToFunction, C->getDirectCallee());
+      applyNamedAccesses(St, *S, C, nullptr, C, AccessKind::UsedByCallee,
+                         C->getDirectCallee());
     for (StreamRef Synced : S->SyncsStreams)
       if (streamAtCall(Synced, C, Lambda))
         syncStream(St, Synced, C);

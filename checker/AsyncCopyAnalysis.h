@@ -46,6 +46,9 @@ enum class AccessKind {
   /// Captured by a lambda that is passed to Callee, which may run it: like
   /// passing the buffer itself.
   CapturedByArgument,
+  /// A helper called here touches it as a member of the object it is called
+  /// on (`r.first()` reading `h_`) or as a global (Callee: the helper).
+  UsedByCallee,
 };
 
 /// Which stream a copy or sync refers to.

@@ -186,14 +186,16 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
       KindIndex = F.Callee ? 5 : 6;
     else if (F.Kind == AccessKind::CapturedByArgument)
       KindIndex = F.Callee ? 7 : 8;
+    else if (F.Kind == AccessKind::UsedByCallee)
+      KindIndex = 9;
     {
       auto D = diag(SM.getFileLoc(F.Access->getBeginLoc()),
                     "'%0' is %select{read|written|passed to %2|used by work "
                     "on another stream|passed to a function|used by lambda "
                     "%2|used by a lambda|captured by a lambda passed to "
-                    "%2|captured by a lambda passed to a function}1 before "
-                    "the asynchronous device-to-host copy into it is known to "
-                    "be complete")
+                    "%2|captured by a lambda passed to a function|used by "
+                    "%2}1 before the asynchronous device-to-host copy into it "
+                    "is known to be complete")
                << F.BufferName << KindIndex;
       if (F.Callee)
         D << forDiag(F.Callee);

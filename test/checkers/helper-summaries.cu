@@ -353,7 +353,7 @@ public:
   void fetchThenFirst(const float *d) {
     fetch(d);
     consumeValue(first());
-    // CHECK: :[[@LINE-1]]:18: warning: 'h_' is passed to 'first' before
+    // CHECK: :[[@LINE-1]]:18: warning: 'h_' is used by 'first' before
     wait();
     consumeValue(first());
   }
