@@ -969,16 +969,31 @@ struct AsyncCopyAnalysis::Impl {
 
   /// A member of `this` (through any chain of members), a global, or, in a
   /// lambda, a captured variable: what the caller can name too.
+  /// Also a member of an object parameter (`p.s_` of `P &p`), which the
+  /// caller names through its argument.
   static bool outlivesCall(const Expr *E) {
     E = strip(E);
-    while (const auto *M = dyn_cast_or_null<MemberExpr>(E))
+    bool Member = false;
+    while (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
       E = strip(M->getBase());
+      Member = true;
+    }
     if (isa_and_nonnull<CXXThisExpr>(E))
       return true;
     const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
     return V && ((V->hasGlobalStorage() && !V->isStaticLocal()) ||
-                 D->refersToEnclosingVariableOrCapture());
+                 D->refersToEnclosingVariableOrCapture() ||
+                 (Member && isa<ParmVarDecl>(V)));
+  }
+
+  /// `this`, or `*this` (`(*this).wait()`).
+  static bool isThis(const Expr *E) {
+    E = strip(E);
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+        U && U->getOpcode() == UO_Deref)
+      E = strip(U->getSubExpr());
+    return isa_and_nonnull<CXXThisExpr>(E);
   }
 
   /// The call operator of a lambda (C++ [expr.prim.lambda.closure]).
@@ -1073,7 +1088,32 @@ struct AsyncCopyAnalysis::Impl {
         StreamE = arg(C, E->StreamArg);
       if (StreamE && outlivesCall(StreamE))
         SeedStream(streamOf(StreamE));
+      // Handed to a helper that may sync it (`syncS(s_)`).
+      if (!StreamE)
+        for (const Expr *A : C->arguments())
+          if (isStreamType(A->getType()) && outlivesCall(A))
+            SeedStream(streamOf(A));
     }
+    // Member functions (and lambdas) called on `this`, whose summaries name
+    // its members as this helper does.
+    for (const CallExpr *C : Calls) {
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+      const FunctionDecl *Callee = C->getDirectCallee();
+      bool OnThis = (MC && isThis(MC->getImplicitObjectArgument())) ||
+                    lambdaOperator(Callee);
+      if (!OnThis || Model.lookup(Callee) ||
+          !summarizable(Callee, Ctx.getSourceManager()))
+        continue;
+      bool CalleeTruncated = false;
+      if (const HelperSummary *CS =
+              Owner.summary(Callee, Depth + 1, &CalleeTruncated))
+        ThisCalleeSummaries.push_back(CS);
+      Truncated |= CalleeTruncated;
+    }
+    for (const HelperSummary *CS : ThisCalleeSummaries)
+      for (const StreamRef &St : CS->CaptureStreams)
+        if (llvm::StringRef(St.Key).starts_with("this->"))
+          SeedStream(St);
     const CXXMethodDecl *Op = lambdaOperator(FD);
     if (Op)
       for (const LambdaCapture &Cap : Op->getParent()->captures())
@@ -1096,6 +1136,16 @@ struct AsyncCopyAnalysis::Impl {
     // Events the helper synchronizes that the caller names too: an event
     // seed is covered by its event at entry (see run()).
     std::set<std::string> SeenEvents;
+    auto SeedEvent = [&](const std::string &Key, const std::string &Name,
+                         int Param) {
+      if (!SeenEvents.insert(Key).second)
+        return;
+      CopySite *Site = newCopy();
+      Site->Synthetic = true;
+      Site->SeedEvent = Key;
+      Site->SeedEventName = Name;
+      Site->SeedEventParam = Param;
+    };
     for (const CallExpr *C : Calls) {
       const ApiEntry *E = Model.lookup(C->getDirectCallee());
       const Expr *Ev = E && (E->Role == ApiRole::EventSync ||
@@ -1109,13 +1159,17 @@ struct AsyncCopyAnalysis::Impl {
         for (unsigned P = 0; P < FD->getNumParams(); ++P)
           if (D->getDecl() == FD->getParamDecl(P))
             Param = P;
-      if ((Param < 0 && !outlivesCall(Ev)) ||
-          !SeenEvents.insert(exprKey(Ev)).second)
+      if (Param < 0 && !outlivesCall(Ev))
         continue;
-      CopySite *Site = newCopy();
-      Site->Synthetic = true;
-      Site->SeedEvent = Ev;
-      Site->SeedEventParam = Param;
+      SeedEvent(exprKey(Ev), spelling(Ev, Ctx), Param);
+    }
+    // What member functions called on `this` do to its members (`void
+    // wait() { doWait(); }`): the same seeds, so that their effects pass
+    // through this helper to its caller.
+    for (const HelperSummary *CS : ThisCalleeSummaries) {
+      for (const HelperSummary::EventRef &E : CS->SyncsEvents)
+        if (llvm::StringRef(E.Key).starts_with("this->"))
+          SeedEvent(E.Key, E.Spelling, -1);
     }
     // Buffers the caller names too: a lambda's captures, and members of
     // `this` and globals the body names. Each on no particular stream, and
@@ -1147,6 +1201,10 @@ struct AsyncCopyAnalysis::Impl {
                                 : nullptr;
             V && isBufferType(V->getType()))
           SeedNamed("d" + ptrKey(V->getCanonicalDecl()), V->getName().str(), V);
+    for (const HelperSummary *CS : ThisCalleeSummaries)
+      for (const HelperSummary::NamedBuffer &B : CS->Named)
+        if (llvm::StringRef(B.Key).starts_with("this->"))
+          SeedNamed(B.Key, B.Name, nullptr);
     for (const Expr *E : Candidates) {
       // The outermost member chain on `this`, or a global: `h_`, `buf_.h`.
       if (isa_and_nonnull<MemberExpr>(PM.getParent(E)) ||
@@ -1164,6 +1222,8 @@ struct AsyncCopyAnalysis::Impl {
   static constexpr size_t MaxNamedStreams = 8, MaxNamedBuffers = 16;
   /// SummaryMode: the buffers SeedNamed indexes.
   std::vector<HelperSummary::NamedBuffer> NamedSeeds;
+  /// SummaryMode: summaries of member functions called on `this`.
+  std::vector<const HelperSummary *> ThisCalleeSummaries;
 
   //--- Use classification ---------------------------------------------------
 
@@ -2119,7 +2179,7 @@ struct AsyncCopyAnalysis::Impl {
     const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
     if (!Obj)
       return false;
-    if (isa<CXXThisExpr>(strip(Obj)))
+    if (isThis(Obj))
       return true;
     const char *Sep = Obj->getType()->isPointerType() ? "->" : ".";
     Key = exprKey(Obj) + Sep + Rest.str();
@@ -2138,7 +2198,29 @@ struct AsyncCopyAnalysis::Impl {
                   const CXXMethodDecl *Lambda, const Expr **Init = nullptr) {
     if (!Lambda) {
       const auto *C = dyn_cast_or_null<CallExpr>(Call);
-      return C && rebase(Key, Name, C, /*Lambda=*/false);
+      if (!C)
+        return false;
+      // A member of an object parameter: of the argument here.
+      if (const FunctionDecl *F = C->getDirectCallee())
+        for (unsigned P = 0; P < F->getNumParams(); ++P) {
+          const ParmVarDecl *PD = F->getParamDecl(P);
+          std::string Prefix = "d" + ptrKey(PD->getCanonicalDecl());
+          llvm::StringRef Rest = Key;
+          if (!Rest.consume_front(Prefix) ||
+              !(Rest.starts_with(".") || Rest.starts_with("->")))
+            continue;
+          const Expr *A = paramArg(C, P);
+          if (!A)
+            return false;
+          // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
+          // is `(&q)->x` or `ptr->x`: the argument's own key either way.
+          Key = exprKey(A) + Rest.str();
+          llvm::StringRef NameRest = Name;
+          NameRest.consume_front(PD->getName());
+          Name = spelling(A, Ctx) + NameRest.str();
+          return true;
+        }
+      return rebase(Key, Name, C, /*Lambda=*/false);
     }
     for (const LambdaCapture &Cap : Lambda->getParent()->captures()) {
       const auto *V = Cap.capturesVariable()
@@ -2477,8 +2559,8 @@ struct AsyncCopyAnalysis::Impl {
     for (unsigned Id = 0; Id < Copies.size(); ++Id)
       if (Copies[Id]->Synthetic) {
         Entry.Pending[Id] = PendingCopy{MissNote{}, {Literals{}}, Id};
-        if (const Expr *Ev = Copies[Id]->SeedEvent)
-          Entry.Events[exprKey(Ev)].Covered.insert(Id);
+        if (!Copies[Id]->SeedEvent.empty())
+          Entry.Events[Copies[Id]->SeedEvent].Covered.insert(Id);
       }
 
     auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
@@ -2643,12 +2725,12 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     if (!C.Synthetic || C.SeedParam >= 0 || C.SeedNamed >= 0)
       continue;
     bool Cleared = !Exit->Pending.count(Id);
-    if (C.SeedEvent) {
+    if (!C.SeedEvent.empty()) {
       if (Cleared && C.SeedEventParam >= 0)
         S->SyncsEventParam[C.SeedEventParam] = true;
       else if (Cleared)
         S->SyncsEvents.push_back(
-            {exprKey(C.SeedEvent), spelling(C.SeedEvent, Ctx)});
+            {C.SeedEvent, C.SeedEventName});
       continue;
     }
     if (C.SeedStreamParam == Impl::MemberOrGlobalStream)

@@ -87,7 +87,7 @@ struct CopySite {
   /// Synthetic: an event the helper synchronizes (a parameter, member,
   /// global or capture), which covers this seed at entry; cleared at exit
   /// iff the helper synchronizes that event on every path.
-  const Expr *SeedEvent = nullptr;
+  std::string SeedEvent, SeedEventName; ///< its key (empty: none), name
   int SeedEventParam = -1; ///< SeedEvent is this parameter (or -1)
 };
 

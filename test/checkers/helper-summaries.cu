@@ -389,3 +389,43 @@ void copyThroughTwoHelpers(const float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
   cudaStreamSynchronize(s);
 }
+
+//===--- Effects on members through more than one helper ----------------------===//
+
+class Layered {
+public:
+  void fetch(const float *d) {
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+  }
+  void fetchOuter(const float *d) { fetch(d); }
+  void doWait() { cudaStreamSynchronize(s_); }
+  void wait() { doWait(); }
+  void waitDeref() { (*this).doWait(); }
+  void syncS(cudaStream_t st) { cudaStreamSynchronize(st); }
+  void waitViaParam() { syncS(s_); }
+  float first() const { return h_[0]; }
+  float firstOuter() const { return first(); }
+  float *h_;
+  cudaStream_t s_;
+};
+
+void syncMemberOf(Layered &l) { cudaStreamSynchronize(l.s_); }
+
+void layeredHelpers(Layered &l, const float *d) {
+  l.fetchOuter(d);
+  consumeValue(l.h_[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'l.h_' is read before
+  l.wait();
+  consumeValue(l.h_[0]);
+  l.fetch(d);
+  consumeValue(l.firstOuter());
+  // CHECK: :[[@LINE-1]]:16: warning: 'l.h_' is used by 'firstOuter' before
+  l.waitDeref();
+  consumeValue(l.h_[0]);
+  l.fetch(d);
+  l.waitViaParam();
+  consumeValue(l.h_[0]);
+  l.fetch(d);
+  syncMemberOf(l);
+  consumeValue(l.h_[0]);
+}
