@@ -1219,7 +1219,7 @@ struct AsyncCopyAnalysis::Impl {
     }
   }
   /// Bounds on the seeds of one summary (buffers x streams copies).
-  static constexpr size_t MaxNamedStreams = 8, MaxNamedBuffers = 16;
+  static constexpr size_t MaxNamedStreams = 4, MaxNamedBuffers = 8;
   /// SummaryMode: the buffers SeedNamed indexes.
   std::vector<HelperSummary::NamedBuffer> NamedSeeds;
   /// SummaryMode: summaries of member functions called on `this`.
@@ -2565,6 +2565,7 @@ struct AsyncCopyAnalysis::Impl {
 
     auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
       State St = In[B.getBlockID()];
+      Owner.Work += (1 + B.size()) * (1 + St.Pending.size());
       for (unsigned I = 0; I < B.size(); ++I)
         for (unsigned E : At[B.getBlockID()][I])
           transfer(St, Events[E], Reporting);
@@ -2620,6 +2621,10 @@ struct AsyncCopyAnalysis::Impl {
     while (!Work.empty()) {
       if (Budget-- == 0)
         return std::nullopt; // pathological: skip without a diagnostic
+      if (Owner.Work > Owner.Opts.WorkLimit) {
+        Owner.OverBudget = true;
+        return std::nullopt;
+      }
       const CFGBlock *B = BlockById[Work.begin()->second];
       Work.erase(Work.begin());
       Propagate(*B, RunBlock(*B, false), &Work);
@@ -2643,8 +2648,11 @@ AsyncCopyAnalysis::~AsyncCopyAnalysis() = default;
 std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
   if (!FD || !FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
     return {};
+  Work = 0;
+  OverBudget = false;
   Impl I(*this, FD, 0, /*SummaryMode=*/false);
-  if (!I.run())
+  std::optional<State> Exit = I.run();
+  if (!Exit || OverBudget)
     return {};
   std::vector<Finding> Out;
   for (Finding &F : I.Findings)
@@ -2686,7 +2694,7 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   const FunctionDecl *Def = summarizable(FD, Ctx.getSourceManager());
   if (!Def)
     return nullptr;
-  if (Depth > Opts.MaxHelperDepth || InProgress.lookup(Def))
+  if (Depth > Opts.MaxHelperDepth || InProgress.lookup(Def) || OverBudget)
     return Cut();
   // A summary cut short at some depth is exact for calls at that depth or
   // deeper, not for shallower ones: recompute those.
@@ -2702,6 +2710,8 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   Impl I(*this, Def, Depth, /*SummaryMode=*/true);
   std::optional<State> Exit = I.run();
   InProgress[Def] = false;
+  if (OverBudget)
+    return Cut(); // not cached: a later callable may afford it
   if (I.Truncated && Truncated)
     *Truncated = true;
   CachedSummary &Slot = Summaries[Def];

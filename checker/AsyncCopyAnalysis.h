@@ -180,6 +180,11 @@ struct AnalysisOptions {
   /// Cap on CFG block visits per callable (times the number of blocks,
   /// plus a floor); past it the callable is skipped without findings.
   unsigned BlockVisitFactor = 32;
+  /// Cap on the work of one callable with its helper summaries (see
+  /// AsyncCopyAnalysis::Work). The largest seen in real code (faiss,
+  /// cuda-samples) is about 250'000; generated files with hundreds of
+  /// mutually calling member functions over 100 members reach 40'000'000.
+  uint64_t WorkLimit = 2'000'000;
 };
 
 /// Runs the analysis over callables of one translation unit, memoising
@@ -215,6 +220,11 @@ private:
   llvm::DenseMap<const FunctionDecl *, CachedSummary> Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()
+  /// Work spent on one analyze() call, its helper summaries included (block
+  /// visits weighted by the copies in flight); past WorkLimit the callable is
+  /// skipped without findings, and summaries cut short are not cached.
+  uint64_t Work = 0;
+  bool OverBudget = false;
 };
 
 } // namespace clang::tidy::cuda
