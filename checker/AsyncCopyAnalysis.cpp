@@ -2213,10 +2213,17 @@ struct AsyncCopyAnalysis::Impl {
           if (!A)
             return false;
           // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
-          // is `(&q)->x` or `ptr->x`: the argument's own key either way.
-          Key = exprKey(A) + Rest.str();
+          // is `ptr->x`, or `q.x` for the argument `&q`.
           llvm::StringRef NameRest = Name;
           NameRest.consume_front(PD->getName());
+          const auto *U = dyn_cast<UnaryOperator>(strip(A));
+          if (U && U->getOpcode() == UO_AddrOf && Rest.consume_front("->")) {
+            NameRest.consume_front("->");
+            Key = exprKey(U->getSubExpr()) + "." + Rest.str();
+            Name = spelling(U->getSubExpr(), Ctx) + "." + NameRest.str();
+            return true;
+          }
+          Key = exprKey(A) + Rest.str();
           Name = spelling(A, Ctx) + NameRest.str();
           return true;
         }

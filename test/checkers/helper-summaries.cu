@@ -410,6 +410,7 @@ public:
 };
 
 void syncMemberOf(Layered &l) { cudaStreamSynchronize(l.s_); }
+void syncMemberThrough(Layered *l) { cudaStreamSynchronize(l->s_); }
 
 void layeredHelpers(Layered &l, const float *d) {
   l.fetchOuter(d);
@@ -428,4 +429,18 @@ void layeredHelpers(Layered &l, const float *d) {
   l.fetch(d);
   syncMemberOf(l);
   consumeValue(l.h_[0]);
+  l.fetch(d);
+  syncMemberThrough(&l);
+  consumeValue(l.h_[0]);
+}
+
+void layeredThroughPointer(Layered *p, Layered &other, const float *d) {
+  p->fetch(d);
+  syncMemberThrough(p);
+  consumeValue(p->h_[0]);
+  p->fetch(d);
+  syncMemberThrough(&other);
+  consumeValue(p->h_[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'p->h_' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'other.s_', not stream 'p->s_', the copy's stream
 }
