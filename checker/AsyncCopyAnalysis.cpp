@@ -1071,7 +1071,7 @@ struct AsyncCopyAnalysis::Impl {
     std::set<std::string> Seen;
     std::vector<StreamRef> Streams;
     auto SeedStream = [&](const StreamRef &St) {
-      if (St.K != StreamRef::Named || Streams.size() >= MaxNamedStreams ||
+      if (St.K != StreamRef::Named || Streams.size() >= MaxSeedStreams ||
           !Seen.insert(St.Key).second)
         return;
       CopySite *Site = newCopy();
@@ -1080,20 +1080,28 @@ struct AsyncCopyAnalysis::Impl {
       Site->Stream = St;
       Streams.push_back(St);
     };
-    for (const CallExpr *C : Calls) {
-      const Expr *StreamE = nullptr;
-      if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C))
-        StreamE = K->getConfig() ? arg(K->getConfig(), 3) : nullptr;
-      else if (const ApiEntry *E = Model.lookup(C->getDirectCallee()))
-        StreamE = arg(C, E->StreamArg);
-      if (StreamE && outlivesCall(StreamE))
-        SeedStream(streamOf(StreamE));
-      // Handed to a helper that may sync it (`syncS(s_)`).
-      if (!StreamE)
-        for (const Expr *A : C->arguments())
-          if (isStreamType(A->getType()) && outlivesCall(A))
-            SeedStream(streamOf(A));
-    }
+    // Synchronized streams first: past the cap, a stream only used is the
+    // one to lose.
+    for (bool Syncs : {true, false})
+      for (const CallExpr *C : Calls) {
+        const Expr *StreamE = nullptr;
+        const ApiEntry *E = Model.lookup(C->getDirectCallee());
+        bool IsSync = E && (E->Role == ApiRole::StreamSync ||
+                            E->Role == ApiRole::StreamQuery);
+        if (IsSync != Syncs)
+          continue;
+        if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C))
+          StreamE = K->getConfig() ? arg(K->getConfig(), 3) : nullptr;
+        else if (E)
+          StreamE = arg(C, E->StreamArg);
+        if (StreamE && outlivesCall(StreamE))
+          SeedStream(streamOf(StreamE));
+        // Handed to a helper that may sync it (`syncS(s_)`).
+        if (!E && !isa<CUDAKernelCallExpr>(C))
+          for (const Expr *A : C->arguments())
+            if (isStreamType(A->getType()) && outlivesCall(A))
+              SeedStream(streamOf(A));
+      }
     // Member functions (and lambdas) called on `this`, whose summaries name
     // its members as this helper does.
     for (const CallExpr *C : Calls) {
@@ -1178,7 +1186,9 @@ struct AsyncCopyAnalysis::Impl {
       if (NamedSeeds.size() >= MaxNamedBuffers ||
           llvm::any_of(NamedSeeds, [&](const auto &B) { return B.Key == Key; }))
         return;
-      for (int K = -1; K < static_cast<int>(Streams.size()); ++K) {
+      for (int K = -1; K < static_cast<int>(std::min(Streams.size(),
+                                                     MaxNamedStreams));
+           ++K) {
         CopySite *S = newCopy();
         S->Synthetic = true;
         S->SeedNamed = NamedSeeds.size();
@@ -1218,8 +1228,10 @@ struct AsyncCopyAnalysis::Impl {
       SeedNamed(exprKey(E), spelling(E, Ctx), nullptr);
     }
   }
-  /// Bounds on the seeds of one summary (buffers x streams copies).
-  static constexpr size_t MaxNamedStreams = 4, MaxNamedBuffers = 8;
+  /// Bounds on the seeds of one summary: streams the caller names, buffers
+  /// it names, and the streams those buffers are crossed with.
+  static constexpr size_t MaxSeedStreams = 16, MaxNamedBuffers = 8,
+                          MaxNamedStreams = 4;
   /// SummaryMode: the buffers SeedNamed indexes.
   std::vector<HelperSummary::NamedBuffer> NamedSeeds;
   /// SummaryMode: summaries of member functions called on `this`.
@@ -2290,6 +2302,8 @@ struct AsyncCopyAnalysis::Impl {
         for (unsigned K = 0; K < Streams.size(); ++K)
           if (Known[K] && Streams[K].sameStream(Copy->Stream))
             Seed = K;
+        if (Seed >= static_cast<int>(S.NamedBufferStreams))
+          Seed = -1; // not crossed with the buffers: any stream
         if (llvm::is_contained(B.Unsynced, Seed)) {
           report(St, Class, Kind, Loc, nullptr, Callee, B.Site, nullptr,
                  &Name);
@@ -2763,6 +2777,8 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
       S->SyncsStreamParam[C.SeedStreamParam] = Cleared;
   }
   S->Named = I.NamedSeeds;
+  S->NamedBufferStreams = std::min<size_t>(S->CaptureStreams.size(),
+                                           Impl::MaxNamedStreams);
   for (const Finding &F : I.Findings) {
     if (F.Copy->SeedNamed >= 0) {
       int Seed = -1;

@@ -161,6 +161,9 @@ struct HelperSummary {
   // called on, as SyncsStreams), globals.
   /// Streams the helper may use or synchronize that the caller names too.
   std::vector<StreamRef> CaptureStreams;
+  /// How many of CaptureStreams (the first) the named buffers are seeded
+  /// on; a copy on a later one is answered by the "any stream" seed.
+  unsigned NamedBufferStreams = 0;
   struct NamedBuffer {
     std::string Key, Name;
     const VarDecl *Var = nullptr; ///< a captured variable, for provenance

@@ -444,3 +444,33 @@ void layeredThroughPointer(Layered *p, Layered &other, const float *d) {
   // CHECK: :[[@LINE-1]]:16: warning: 'p->h_' is read before
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'other.s_', not stream 'p->s_', the copy's stream
 }
+
+// A helper that synchronizes many streams: each counts.
+struct Fleet {
+  void waitAll() {
+    cudaStreamSynchronize(s0);
+    cudaStreamSynchronize(s1);
+    cudaStreamSynchronize(s2);
+    cudaStreamSynchronize(s3);
+    cudaStreamSynchronize(s4);
+    cudaStreamSynchronize(s5);
+  }
+  void waitSome() {
+    cudaStreamSynchronize(s0);
+    cudaStreamSynchronize(s1);
+  }
+  cudaStream_t s0, s1, s2, s3, s4, s5;
+  float *h;
+};
+
+void fleetOfStreams(Fleet &f, const float *d) {
+  cudaMemcpyAsync(f.h, d, 64, cudaMemcpyDeviceToHost, f.s5);
+  f.waitAll();
+  consumeValue(f.h[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'f.h' is read before
+  cudaMemcpyAsync(f.h, d, 64, cudaMemcpyDeviceToHost, f.s5);
+  f.waitSome();
+  consumeValue(f.h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'f.h' is read before
+  // DEPTH0: :[[@LINE-2]]:16: warning: 'f.h' is read before
+}
