@@ -2187,8 +2187,13 @@ struct AsyncCopyAnalysis::Impl {
     llvm::StringRef Rest = Key;
     if (Lambda || !Rest.consume_front("this->"))
       return true;
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
-    const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+    // `o.wait()`, or an operator called as one (`++o`, `o[i]`, `o(d)`),
+    // whose object is argument 0.
+    const Expr *Obj = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      Obj = MC->getImplicitObjectArgument();
+    else if (argShift(C) == 1)
+      Obj = C->getArg(0);
     if (!Obj)
       return false;
     if (isThis(Obj))

@@ -474,3 +474,26 @@ void fleetOfStreams(Fleet &f, const float *d) {
   // CHECK: :[[@LINE-1]]:16: warning: 'f.h' is read before
   // DEPTH0: :[[@LINE-2]]:16: warning: 'f.h' is read before
 }
+
+// Member operators called as operators act on their object (argument 0).
+struct Staged {
+  void operator()(const float *d) {
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
+  }
+  Staged &operator++() {
+    cudaStreamSynchronize(s_);
+    return *this;
+  }
+  float operator[](int i) const { return h_[i]; }
+  float *h_;
+  cudaStream_t s_;
+};
+
+void memberOperators(Staged &o, const float *d) {
+  o(d);
+  consumeValue(o[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'o.h_' is used by 'operator[]' before
+  ++o;
+  consumeValue(o[0]);
+  consumeValue(o.h_[1]);
+}
