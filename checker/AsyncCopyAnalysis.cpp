@@ -1007,16 +1007,19 @@ struct AsyncCopyAnalysis::Impl {
   /// Sets *Var to that variable.
   static const CXXMethodDecl *lambdaOf(const Expr *A,
                                        const VarDecl **Var = nullptr) {
-    A = A ? A->IgnoreImplicit()->IgnoreParens() : nullptr;
-    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(A);
-        CE && CE->getNumArgs() == 1)
-      A = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    // Past implicit nodes and a one-argument construction (a copy or move
+    // of the closure, a std::function made from it).
+    auto Unwrap = [](const Expr *E) -> const Expr * {
+      E = E ? E->IgnoreImplicit()->IgnoreParens() : nullptr;
+      if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+          CE && CE->getNumArgs() == 1)
+        E = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
+      return E;
+    };
+    A = Unwrap(A);
     if (const auto *C = dyn_cast_or_null<CallExpr>(A);
-        C && C->getNumArgs() == 1 && C->getDirectCallee() &&
-        C->getDirectCallee()->isInStdNamespace() &&
-        C->getDirectCallee()->getIdentifier() &&
-        llvm::is_contained({"move", "forward", "ref", "cref"},
-                           C->getDirectCallee()->getName()))
+        isStdCast(C) || (C && C->getNumArgs() == 1 &&
+                         isStdFunction(C->getDirectCallee(), {"ref", "cref"})))
       A = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
     if (const auto *D = dyn_cast_or_null<DeclRefExpr>(A)) {
       const auto *V = dyn_cast<VarDecl>(D->getDecl());
@@ -1024,13 +1027,22 @@ struct AsyncCopyAnalysis::Impl {
         return nullptr;
       if (Var)
         *Var = V;
-      A = V->getInit()->IgnoreImplicit()->IgnoreParens();
-      if (const auto *CE = dyn_cast<CXXConstructExpr>(A);
-          CE && CE->getNumArgs() == 1)
-        A = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
+      A = Unwrap(V->getInit());
     }
     const auto *L = dyn_cast_or_null<LambdaExpr>(A);
     return L ? L->getCallOperator() : nullptr;
+  }
+
+  /// The variables a lambda captures (not `this`, not structured bindings).
+  static llvm::SmallVector<const VarDecl *, 8>
+  capturedVars(const CXXMethodDecl *Lambda) {
+    llvm::SmallVector<const VarDecl *, 8> Vars;
+    for (const LambdaCapture &Cap : Lambda->getParent()->captures())
+      if (const auto *V = Cap.capturesVariable()
+                              ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                              : nullptr)
+        Vars.push_back(V);
+    return Vars;
   }
 
   /// Buffers a lambda can capture: what a helper's parameter is seeded on.
@@ -1124,11 +1136,8 @@ struct AsyncCopyAnalysis::Impl {
           SeedStream(St);
     const CXXMethodDecl *Op = lambdaOperator(FD);
     if (Op)
-      for (const LambdaCapture &Cap : Op->getParent()->captures())
-        if (const auto *V = Cap.capturesVariable()
-                                ? dyn_cast<VarDecl>(Cap.getCapturedVar())
-                                : nullptr;
-            V && isStreamType(V->getType())) {
+      for (const VarDecl *V : capturedVars(Op))
+        if (isStreamType(V->getType())) {
           StreamRef St;
           St.K = StreamRef::Named;
           St.Key = "d" + ptrKey(V->getCanonicalDecl());
@@ -1205,11 +1214,8 @@ struct AsyncCopyAnalysis::Impl {
       NamedSeeds.push_back(std::move(B));
     };
     if (Op)
-      for (const LambdaCapture &Cap : Op->getParent()->captures())
-        if (const auto *V = Cap.capturesVariable()
-                                ? dyn_cast<VarDecl>(Cap.getCapturedVar())
-                                : nullptr;
-            V && isBufferType(V->getType()))
+      for (const VarDecl *V : capturedVars(Op))
+        if (isBufferType(V->getType()))
           SeedNamed("d" + ptrKey(V->getCanonicalDecl()), V->getName().str(), V);
     for (const HelperSummary *CS : ThisCalleeSummaries)
       for (const HelperSummary::NamedBuffer &B : CS->Named)
@@ -1634,13 +1640,11 @@ struct AsyncCopyAnalysis::Impl {
   template <class Args>
   void addLambdaArgs(const Expr *Call, Args Arguments,
                      const NamedDecl *Callee) {
-    if (const auto *F = dyn_cast_or_null<FunctionDecl>(Callee);
-        F && F->isInStdNamespace() && F->getIdentifier() &&
-        llvm::is_contained({"move", "forward", "ref", "cref", "as_const",
-                            "addressof", "bind", "bind_front", "bind_back",
-                            "make_pair", "make_tuple", "forward_as_tuple",
-                            "swap", "exchange", "not_fn"},
-                           F->getName()))
+    if (isStdFunction(dyn_cast_or_null<FunctionDecl>(Callee),
+                      {"move", "forward", "ref", "cref", "as_const",
+                       "addressof", "bind", "bind_front", "bind_back",
+                       "make_pair", "make_tuple", "forward_as_tuple", "swap",
+                       "exchange", "not_fn"}))
       return;
     const auto *OpCall = dyn_cast<CXXOperatorCallExpr>(Call);
     for (const Expr *A : Arguments) {
@@ -2246,11 +2250,8 @@ struct AsyncCopyAnalysis::Impl {
         }
       return rebase(Key, Name, C, /*Lambda=*/false);
     }
-    for (const LambdaCapture &Cap : Lambda->getParent()->captures()) {
-      const auto *V = Cap.capturesVariable()
-                          ? dyn_cast<VarDecl>(Cap.getCapturedVar())
-                          : nullptr;
-      if (!V || !V->isInitCapture() || !V->getInit() ||
+    for (const VarDecl *V : capturedVars(Lambda)) {
+      if (!V->isInitCapture() || !V->getInit() ||
           Key != "d" + ptrKey(V->getCanonicalDecl()))
         continue;
       const Expr *E = V->getInit();

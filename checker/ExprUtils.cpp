@@ -171,11 +171,15 @@ bool isStreamType(QualType T) {
          (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
 }
 
-bool isStdCast(const CallExpr *C) {
-  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+bool isStdFunction(const FunctionDecl *F,
+                   std::initializer_list<llvm::StringRef> Names) {
   return F && F->isInStdNamespace() && F->getIdentifier() &&
-         (F->getName() == "move" || F->getName() == "forward") &&
-         C->getNumArgs() == 1;
+         llvm::is_contained(Names, F->getName());
+}
+
+bool isStdCast(const CallExpr *C) {
+  return C && C->getNumArgs() == 1 &&
+         isStdFunction(C->getDirectCallee(), {"move", "forward"});
 }
 
 const Expr *bufferRoot(const Expr *E) {

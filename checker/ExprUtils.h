@@ -13,6 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -54,6 +55,10 @@ bool isStdContainer(QualType T);
 
 /// cudaStream_t / CUstream / hipStream_t.
 bool isStreamType(QualType T);
+
+/// A function of namespace std with one of these names (std::move, ...).
+bool isStdFunction(const FunctionDecl *F,
+                   std::initializer_list<llvm::StringRef> Names);
 
 /// std::move / std::forward: the argument itself, for aliasing purposes.
 bool isStdCast(const CallExpr *C);
