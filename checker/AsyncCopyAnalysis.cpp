@@ -1571,7 +1571,8 @@ struct AsyncCopyAnalysis::Impl {
         Events.push_back(std::move(Ev));
         continue;
       }
-      if (!lambdaOperator(Callee))
+      const CXXMethodDecl *CalleeLambda = lambdaOperator(Callee);
+      if (!CalleeLambda)
         addLambdaArgs(C, C->arguments(), Callee);
       if (!Callee || isUnmodelledGpuApi(Callee) ||
           !summarizable(Callee, Ctx.getSourceManager()))
@@ -1593,7 +1594,7 @@ struct AsyncCopyAnalysis::Impl {
             Key = B.Key;
             Name = B.Name;
             const Expr *Init = nullptr;
-            if (!nameAtCall(Key, Name, C, lambdaOperator(Callee), &Init))
+            if (!nameAtCall(Key, Name, C, CalleeLambda, &Init))
               continue;
             const Expr *Root = Init ? bufferRoot(Init) : nullptr;
             Prov = Root ? provenanceOf(Root)
@@ -1616,7 +1617,7 @@ struct AsyncCopyAnalysis::Impl {
               PC.StreamParam >= 0 ? streamOf(paramArg(C, PC.StreamParam))
                                   : PC.Stream;
           if (PC.StreamParam < 0 &&
-              !streamAtCall(Stream, C, lambdaOperator(Callee)))
+              !streamAtCall(Stream, C, CalleeLambda))
             Stream = StreamRef{}; // an object the caller cannot name
           CopySite *Site = newCopy();
           Site->Call = C;
@@ -2808,11 +2809,13 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
       S->AccessSite[F.Copy->SeedParam] = F.Access;
   }
   // Events recorded on every path, on a stream the caller can name.
+  std::vector<std::string> ParamKeys;
+  for (unsigned P = 0; P < NP; ++P)
+    ParamKeys.push_back("d" + ptrKey(Def->getParamDecl(P)->getCanonicalDecl()));
   auto ParamOf = [&](const std::string &Key) {
-    for (unsigned P = 0; P < NP; ++P)
-      if (Key == "d" + ptrKey(Def->getParamDecl(P)->getCanonicalDecl()))
-        return static_cast<int>(P);
-    return -1;
+    auto It = llvm::find(ParamKeys, Key);
+    return It == ParamKeys.end() ? -1
+                                 : static_cast<int>(It - ParamKeys.begin());
   };
   for (const auto &[Key, Info] : Exit->Events) {
     const auto *Rec = dyn_cast_or_null<CallExpr>(Info.Record);
@@ -2853,9 +2856,7 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
       }
     PC.DstNamed = -1;
     for (unsigned P = 0; P < NP; ++P) {
-      std::string Key =
-          "d" + ptrKey(Def->getParamDecl(P)->getCanonicalDecl());
-      if (I.Aliases.classKey(Key) != C.Buffer)
+      if (I.Aliases.classKey(ParamKeys[P]) != C.Buffer)
         continue;
       PC.DstParam = P;
       S->CopiesLeftPending.push_back(PC);
