@@ -1,21 +1,20 @@
 //===--- AsyncCopyAnalysis.h - Host accesses racing async D2H copies -*- C++ -*-===//
 //
-// A forward, flow-sensitive (not path-sensitive) analysis over clang's CFG of
-// one callable. It tracks which asynchronous device-to-host copies may still
-// be in flight at each point and reports host accesses of their destinations.
+// The analysis's public face: what the check asks (analyze one callable)
+// and what it gets back (Findings: the access, the copy, why no sync
+// covered it). A forward, flow-sensitive (not path-sensitive) analysis over
+// clang's CFG of one callable tracks which asynchronous device-to-host
+// copies may still be in flight at each point and reports host accesses of
+// their destinations. Helpers defined in the same translation unit are
+// summarised by running the same analysis on their bodies, to a bounded
+// depth (HelperSummaries.h).
 //
-// State per program point:
-//  - pending copies (a may-set: pending on some path), each with the last
-//    call that looked like a sync but did not cover it (for the note);
-//  - per event, the copies that a record on every path has captured (a
-//    must-set: an event covers a copy only if recorded after it on every
-//    path into the point).
-// Branch conditions on cudaStreamQuery / cudaEventQuery refine the state on
-// the edge where the result is known to be cudaSuccess.
+// The phases, each in its own file (docs/architecture.md):
+//   FunctionFacts -> Effects (HostAccess, HelperSummaries) -> Solver
+//   (PendingState) -> Findings; AsyncCopyAnalysis.cpp drives them and
+//   caches helper summaries.
 //
-// Helpers defined in the same translation unit are summarised by running the
-// same analysis on their bodies with synthetic pending copies on their
-// parameters, to a bounded depth (see HelperSummary).
+// May call: the phases above. Called by AsyncReadBeforeSyncCheck.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,22 +50,8 @@ enum class AccessKind {
   UsedByCallee,
 };
 
-/// Which stream a copy or sync refers to.
-struct StreamRef {
-  enum Kind {
-    Legacy,    ///< 0 / nullptr / cudaStreamLegacy (legacy default stream)
-    PerThread, ///< cudaStreamPerThread, or 0 in per-thread mode
-    Named,     ///< a variable, member or call; identity by Key
-    Unknown,   ///< matches no stream (helper summaries' "any stream")
-  } K = Unknown;
-  std::string Key;      ///< identity, for Named
-  std::string Spelling; ///< source text, for notes
-  bool NonBlocking = false; ///< created with cudaStreamNonBlocking
-
-  bool sameStream(const StreamRef &O) const {
-    return K == O.K && (K != Named || Key == O.Key) && K != Unknown;
-  }
-};
+struct HelperSummary;
+struct SummarySeed;
 
 /// One asynchronous device-to-host copy site (or a copy a helper leaves
 /// pending, reported at the call of the helper).
@@ -77,18 +62,9 @@ struct CopySite {
   std::string BufferName;          ///< destination as spelled
   StreamRef Stream;
   bool Pageable = false; ///< destination known pageable (StrictMode only)
-  bool Synthetic = false; ///< a helper summary's seed, never reported
-  int SeedParam = -1;     ///< Synthetic: buffer parameter (or -1)
-  int SeedStreamParam = -1; ///< Synthetic: stream parameter (or -1: any)
-  /// Synthetic: a buffer the caller can name too, seeded by its key here
-  /// (SeedParam is then -1): a lambda's capture, a member of `this`, a
-  /// global. An index into HelperSummary::Named.
-  int SeedNamed = -1;
-  /// Synthetic: an event the helper synchronizes (a parameter, member,
-  /// global or capture), which covers this seed at entry; cleared at exit
-  /// iff the helper synchronizes that event on every path.
-  std::string SeedEvent, SeedEventName; ///< its key (empty: none), name
-  int SeedEventParam = -1; ///< SeedEvent is this parameter (or -1)
+  /// A helper summary's synthetic copy (HelperSummaries.h), never
+  /// reported; null for a real copy.
+  const SummarySeed *Seed = nullptr;
 };
 
 /// Why the access is unsynchronized, beyond "no sync on this path".
@@ -109,71 +85,6 @@ struct Finding {
   const CopySite *Copy = nullptr;
   MissNote Miss;
   bool LaterIteration = false; ///< the access precedes the copy in source
-};
-
-/// What calling a same-TU helper does, in terms of its parameters.
-struct HelperSummary {
-  bool SyncsDevice = false;           ///< on every path to its exit
-  std::vector<bool> SyncsStreamParam; ///< per parameter
-  /// Streams that are not parameters but members of the object the helper
-  /// is called on (`this->s_`) or globals, synchronized on every path;
-  /// keyed as in the helper (`this->...`), rebased at the call.
-  std::vector<StreamRef> SyncsStreams;
-  /// Events synchronized on every path (cudaEventSynchronize, or a helper
-  /// that does), whatever was recorded into them before the call: per
-  /// parameter, and those the caller names too (members, keyed as in the
-  /// helper and rebased at the call, globals, captures).
-  std::vector<bool> SyncsEventParam;
-  struct EventRef {
-    std::string Key, Spelling;
-  };
-  std::vector<EventRef> SyncsEvents;
-  /// Events recorded on every path (cudaEventRecord in the helper, the last
-  /// record on each path on the same stream): `void record() {
-  /// cudaEventRecord(ev_, s_); }`. The event and the stream are each a
-  /// parameter (index) or named as in SyncsEvents / SyncsStreams.
-  struct EventRecord {
-    int EventParam = -1;
-    EventRef Event;
-    int StreamParam = -1;
-    StreamRef Stream;
-  };
-  std::vector<EventRecord> RecordsEvents;
-  /// Per pointer parameter: touched on the host before a sync of the
-  /// given stream parameter (index), or of no stream at all (-1).
-  std::vector<std::vector<int>> AccessedUnlessSynced;
-  std::vector<const Stmt *> AccessSite; ///< per parameter, first access
-  struct PendingCopy {
-    unsigned DstParam;
-    int StreamParam; ///< -1: the stream is Stream below
-    StreamRef Stream;
-    const Expr *Copy;
-    /// Or into a buffer the caller names too (DstParam unused): an index
-    /// into Named.
-    int DstNamed = -1;
-  };
-  std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
-
-  // Buffers and streams the caller can name too, by their keys here: a
-  // lambda's captures (C++ [expr.prim.lambda.capture]: a capture names the
-  // enclosing function's variable; an init-capture `[p = h]` is mapped to
-  // its initializer at the call), members of `this` (rebased to the object
-  // called on, as SyncsStreams), globals.
-  /// Streams the helper may use or synchronize that the caller names too.
-  std::vector<StreamRef> CaptureStreams;
-  /// How many of CaptureStreams (the first) the named buffers are seeded
-  /// on; a copy on a later one is answered by the "any stream" seed.
-  unsigned NamedBufferStreams = 0;
-  struct NamedBuffer {
-    std::string Key, Name;
-    const VarDecl *Var = nullptr; ///< a captured variable, for provenance
-    /// Seeds under which it is touched before a sync: an index into
-    /// CaptureStreams (a copy on that stream), or -1 (on any other stream).
-    std::vector<int> Unsynced;
-    const Stmt *Site = nullptr; ///< the first access, for the note
-  };
-  /// Every such buffer the helper names; touched where Unsynced is not empty.
-  std::vector<NamedBuffer> Named;
 };
 
 struct AnalysisOptions {
@@ -209,7 +120,17 @@ public:
   const HelperSummary *summary(const FunctionDecl *FD, unsigned Depth,
                                bool *Truncated = nullptr);
 
-  struct Impl;
+  //--- For the analysis's phases (CallableRun) -----------------------------
+  ASTContext &context() const { return Ctx; }
+  const ApiModel &model() const { return Model; }
+  const AnalysisOptions &options() const { return Opts; }
+  /// A new copy site, owned by the analysis (findings point to it).
+  CopySite *newCopySite();
+  /// Counts work (block visits weighted by the copies in flight).
+  void spendWork(uint64_t Units) { Work += Units; }
+  /// False once the work of this analyze() call passed WorkLimit; the
+  /// callable is then given up.
+  bool withinWorkLimit();
 
 private:
   ASTContext &Ctx;

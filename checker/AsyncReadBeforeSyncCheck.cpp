@@ -67,8 +67,8 @@ void AsyncReadBeforeSyncCheck::storeOptions(
 }
 
 void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
-  std::vector<std::string> Names = Model->namesWithRole(ApiRole::AsyncCopy);
-  for (ApiRole Role : {ApiRole::TorchCopy, ApiRole::AsyncBatchCopy})
+  std::vector<std::string> Names;
+  for (ApiRole Role : copyRoles())
     for (std::string &N : Model->namesWithRole(Role))
       Names.push_back(std::move(N));
   std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());

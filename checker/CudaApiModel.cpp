@@ -556,4 +556,69 @@ bool isUnmodelledGpuApi(const FunctionDecl *Callee) {
   return false;
 }
 
+//===----------------------------------------------------------------------===//
+// Rules that follow from the table's sections
+//===----------------------------------------------------------------------===//
+
+bool synchronizesStreamArg(ApiRole R) {
+  return R == ApiRole::StreamSync || R == ApiRole::StreamQuery;
+}
+
+bool synchronizesEventArg(ApiRole R) {
+  return R == ApiRole::EventSync || R == ApiRole::EventQuery;
+}
+
+bool isQueryRole(ApiRole R) {
+  return R == ApiRole::StreamQuery || R == ApiRole::EventQuery;
+}
+
+llvm::ArrayRef<ApiRole> copyRoles() {
+  static constexpr ApiRole Roles[] = {ApiRole::AsyncCopy, ApiRole::TorchCopy,
+                                      ApiRole::AsyncBatchCopy};
+  return Roles;
+}
+
+const ParamsStructFields &paramsStructFields(ParamsStructKind K) {
+  static constexpr llvm::StringLiteral BatchPath[] = {"ptr", "ptr", "op",
+                                                      "dst"};
+  static const ParamsStructFields None{};
+  static const ParamsStructFields Runtime3D{"dstPtr.ptr", "dstPtr", "kind",
+                                            "", "", {}};
+  static const ParamsStructFields Driver{
+      "dstHost", "", "", "dstMemoryType", "srcMemoryType", {}};
+  static const ParamsStructFields Batch{"", "", "", "", "", BatchPath};
+  switch (K) {
+  case ParamsStructKind::None:
+    return None;
+  case ParamsStructKind::Runtime3D:
+    return Runtime3D;
+  case ParamsStructKind::DriverMemcpy:
+    return Driver;
+  case ParamsStructKind::Batch3DOps:
+    return Batch;
+  }
+  return None;
+}
+
+bool covers(const StreamRef &S, const StreamRef &C) {
+  if (S.K == StreamRef::Unknown || C.K == StreamRef::Unknown)
+    return false;
+  if (S.sameStream(C))
+    return true;
+  if (S.K == StreamRef::Legacy)
+    return C.K == StreamRef::PerThread ||
+           (C.K == StreamRef::Named && !C.NonBlocking);
+  return false;
+}
+
+MissReason missFor(const StreamRef &S, const StreamRef &C,
+                   bool PerThreadMode) {
+  if (S.K == StreamRef::Legacy && C.NonBlocking)
+    return MissReason::NonBlockingStream;
+  if (S.K == StreamRef::PerThread && PerThreadMode && S.Spelling != "" &&
+      C.K != StreamRef::PerThread)
+    return MissReason::PerThreadDefaultStream;
+  return MissReason::OtherStream;
+}
+
 } // namespace clang::tidy::cuda

@@ -8,6 +8,11 @@
 // Every row follows the CUDA Runtime API reference (CUDA 13.0), sections
 // "API synchronization behavior" and "Stream synchronization behavior", and
 // what ../shared/semantics.md measured on an H200 where the manual is vague.
+// The model also owns the rules that follow from those sections: which
+// stream a host sync covers (covers / missFor), the role predicates the
+// analysis asks, and the field names of the parameter structs.
+//
+// May call: clang's Decl (names of callees) only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,6 +182,46 @@ struct ApiEntry {
   MissReason Miss = MissReason::None; ///< NotASync / StreamOrdered note
 };
 
+/// Does a role synchronize (or, for queries, may prove complete) the stream
+/// given by StreamArg? (StreamSync, StreamQuery.)
+bool synchronizesStreamArg(ApiRole R);
+/// Does a role synchronize (or may prove complete) the event given by
+/// EventArg? (EventSync, EventQuery.)
+bool synchronizesEventArg(ApiRole R);
+/// A query whose result tells whether work completed (StreamQuery,
+/// EventQuery): a sync only where the result is known to be success.
+bool isQueryRole(ApiRole R);
+/// The roles that issue asynchronous copies into host memory: the calls
+/// whose presence makes a callable worth analysing (the check's pre-filter).
+llvm::ArrayRef<ApiRole> copyRoles();
+
+/// Field names of the parameter structs of ParamsStructKind (CUDA 13.0
+/// driver_types.h / cuda.h; the same names in HIP's headers). Empty where a
+/// struct has no such field.
+struct ParamsStructFields {
+  /// The destination pointer: `dstPtr.ptr` (a cudaPitchedPtr member's
+  /// pointer) or `dstHost`.
+  llvm::StringRef Dst;
+  /// A field whose value is a whole struct holding Dst as its first
+  /// constructor argument (`dstPtr = make_cudaPitchedPtr(h, ...)`).
+  llvm::StringRef DstWhole;
+  llvm::StringRef Kind;          ///< cudaMemcpyKind
+  llvm::StringRef DstMemoryType; ///< CUmemorytype of the destination
+  llvm::StringRef SrcMemoryType; ///< CUmemorytype of the source
+  /// Batch3DOps: the member path from an element of the ops array to the
+  /// destination pointer, innermost first (`ops[i].dst.op.ptr.ptr`).
+  llvm::ArrayRef<llvm::StringLiteral> DstPathInElement;
+};
+const ParamsStructFields &paramsStructFields(ParamsStructKind K);
+
+/// Values of enum CUmemorytype (cuda.h).
+enum MemoryTypeValue : long long {
+  MemoryTypeHost = 1,
+  MemoryTypeDevice = 2,
+  MemoryTypeArray = 3,
+  MemoryTypeUnified = 4,
+};
+
 /// Values of enum cudaMemcpyKind (driver_types.h).
 enum MemcpyKindValue : long long {
   MemcpyHostToHost = 0,
@@ -193,6 +238,39 @@ constexpr long long StreamNonBlockingFlag = 1;
 /// Handle values of cudaStreamLegacy and cudaStreamPerThread.
 constexpr long long StreamLegacyHandle = 1;
 constexpr long long StreamPerThreadHandle = 2;
+
+/// Which stream a copy or sync refers to ("Stream synchronization
+/// behavior": the legacy default stream, the per-thread default stream, a
+/// created stream, blocking or not).
+struct StreamRef {
+  enum Kind {
+    Legacy,    ///< 0 / nullptr / cudaStreamLegacy (legacy default stream)
+    PerThread, ///< cudaStreamPerThread, or 0 in per-thread mode
+    Named,     ///< a variable, member or call; identity by Key
+    Unknown,   ///< matches no stream (helper summaries' "any stream")
+  } K = Unknown;
+  std::string Key;      ///< identity (AccessPath's exprKey), for Named
+  std::string Spelling; ///< source text, for notes
+  bool NonBlocking = false; ///< created with cudaStreamNonBlocking
+
+  bool sameStream(const StreamRef &O) const {
+    return K == O.K && (K != Named || Key == O.Key) && K != Unknown;
+  }
+  /// A string equal for the same stream (Unknown streams included).
+  std::string identity() const { return std::to_string(K) + "|" + Key; }
+};
+
+/// Does a host sync of stream Sync complete work on stream Work? The same
+/// stream does; the legacy default stream waits for every blocking stream,
+/// and the per-thread default stream is blocking. Unknown streams cover
+/// nothing and are covered by nothing.
+bool covers(const StreamRef &Sync, const StreamRef &Work);
+
+/// Why a sync of stream Sync did not cover work on stream Work (for the
+/// note): a non-blocking stream, stream 0 meaning the per-thread stream
+/// (PerThreadMode), or simply another stream.
+MissReason missFor(const StreamRef &Sync, const StreamRef &Work,
+                   bool PerThreadMode);
 
 /// Every built-in row: the CUDA runtime API, the CUDA driver API and HIP.
 llvm::ArrayRef<ApiEntry> builtinApiTable();

@@ -45,42 +45,6 @@ const Expr *strip(const Expr *E) {
   return E;
 }
 
-std::string ptrKey(const void *P) {
-  return std::to_string(reinterpret_cast<uintptr_t>(P));
-}
-
-std::string exprKey(const Expr *E) {
-  E = strip(E);
-  if (!E)
-    return "?";
-  if (const auto *D = dyn_cast<DeclRefExpr>(E))
-    return "d" + ptrKey(D->getDecl()->getCanonicalDecl());
-  if (const auto *M = dyn_cast<MemberExpr>(E))
-    return exprKey(M->getBase()) + (M->isArrow() ? "->" : ".") + "f" +
-           ptrKey(M->getMemberDecl()->getCanonicalDecl());
-  if (isa<CXXThisExpr>(E))
-    return "this";
-  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-    return exprKey(A->getBase()) + "[" + exprKey(A->getIdx()) + "]";
-  if (const auto *I = dyn_cast<IntegerLiteral>(E))
-    return std::to_string(I->getValue().getLimitedValue());
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
-           exprKey(U->getSubExpr());
-  if (const auto *C = dyn_cast<CallExpr>(E)) {
-    std::string K = C->getDirectCallee()
-                        ? "c" + ptrKey(C->getDirectCallee()->getCanonicalDecl())
-                        : exprKey(C->getCallee());
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-      K = exprKey(MC->getImplicitObjectArgument()) + "." + K;
-    K += "(";
-    for (const Expr *A : C->arguments())
-      K += exprKey(A) + ",";
-    return K + ")";
-  }
-  return "<" + ptrKey(E) + ">"; // unknown shape: only equal to itself
-}
-
 std::string spelling(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // Macro arguments (CHECK(cudaMemcpyAsync(h, ...))) are spelled in the
@@ -228,11 +192,7 @@ const Expr *bufferRoot(const Expr *E) {
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const auto *M = MC->getMethodDecl();
-      if (M && M->getIdentifier() &&
-          (M->getName() == "data" || M->getName() == "get" ||
-           M->getName() == "c_str" || M->getName() == "data_ptr" ||
-           M->getName() == "mutable_data_ptr" ||
-           M->getName() == "const_data_ptr")) {
+      if (M && M->getIdentifier() && isDataAccessor(M->getName())) {
         E = MC->getImplicitObjectArgument();
         continue;
       }
@@ -260,6 +220,74 @@ bool isPageableAllocation(const Expr *E) {
   return llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc",
                              "valloc", "memalign"},
                             F->getName());
+}
+
+bool isDataAccessor(llvm::StringRef Method) {
+  return llvm::is_contained({"data", "get", "c_str", "data_ptr",
+                             "mutable_data_ptr", "const_data_ptr"},
+                            Method);
+}
+
+const CXXMethodDecl *lambdaOperator(const FunctionDecl *F) {
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(F);
+  return M && M->getParent()->isLambda() ? M : nullptr;
+}
+
+const CXXMethodDecl *lambdaOf(const Expr *A, const VarDecl **Var) {
+  // Past implicit nodes and a one-argument construction (a copy or move
+  // of the closure, a std::function made from it).
+  auto Unwrap = [](const Expr *E) -> const Expr * {
+    E = E ? E->IgnoreImplicit()->IgnoreParens() : nullptr;
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1)
+      E = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    return E;
+  };
+  A = Unwrap(A);
+  if (const auto *C = dyn_cast_or_null<CallExpr>(A);
+      isStdCast(C) || (C && C->getNumArgs() == 1 &&
+                       isStdFunction(C->getDirectCallee(), {"ref", "cref"})))
+    A = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(A)) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V || !V->hasLocalStorage() || !V->getInit())
+      return nullptr;
+    if (Var)
+      *Var = V;
+    A = Unwrap(V->getInit());
+  }
+  const auto *L = dyn_cast_or_null<LambdaExpr>(A);
+  return L ? L->getCallOperator() : nullptr;
+}
+
+llvm::SmallVector<const VarDecl *, 8>
+capturedVars(const CXXMethodDecl *Lambda) {
+  llvm::SmallVector<const VarDecl *, 8> Vars;
+  for (const LambdaCapture &Cap : Lambda->getParent()->captures())
+    if (const auto *V = Cap.capturesVariable()
+                            ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                            : nullptr)
+      Vars.push_back(V);
+  return Vars;
+}
+
+bool isThis(const Expr *E) {
+  E = strip(E);
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
+    E = strip(U->getSubExpr());
+  return isa_and_nonnull<CXXThisExpr>(E);
+}
+
+unsigned argShift(const CallExpr *C) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+  const auto *M =
+      Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
+  return M && M->isImplicitObjectMemberFunction() ? 1 : 0;
+}
+
+const Expr *paramArg(const CallExpr *C, int Param) {
+  return arg(C, Param + argShift(C));
 }
 
 } // namespace clang::tidy::cuda

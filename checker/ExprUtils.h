@@ -1,9 +1,13 @@
 //===--- ExprUtils.h - Identity and shape of CUDA-call arguments -*- C++ -*-===//
 //
 // Small queries over expressions that the model and the analysis share:
-// which variable, member or element an expression names (for stream, event
-// and buffer identity), what a constant argument's value is, and which
-// storage a pointer points into.
+// what an expression is once casts and wrappers are stripped, what a
+// constant argument's value is, which storage a pointer points into, and
+// the shapes of calls (which argument is which parameter, which lambda a
+// call runs). Identity (when two expressions name the same thing) is
+// AccessPath's.
+//
+// May call: clang's AST only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +17,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallVector.h"
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -27,14 +32,6 @@ bool isStreamConversion(const CXXMemberCallExpr *MC);
 /// names the same stream), default-argument and temporary wrappers, copies
 /// of handles and libtorch's stream conversions. Null in, null out.
 const Expr *strip(const Expr *E);
-
-/// A key for a declaration's identity (its address), for exprKey.
-std::string ptrKey(const void *P);
-
-/// A string that is equal for two expressions naming the same variable,
-/// member, element or call result. Decls are keyed by identity, so that
-/// shadowed names do not collide; an unknown shape is equal only to itself.
-std::string exprKey(const Expr *E);
 
 /// The expression as spelled in the file (macro arguments included), or
 /// printed where it comes from a macro body or is long.
@@ -68,6 +65,34 @@ bool isStdCast(const CallExpr *C);
 /// Looks through pointer arithmetic, casts, `&x[i]`, `&*p`, `v.data()`,
 /// `t.data_ptr()` and std::move. Null when it cannot tell (`c ? a : b`).
 const Expr *bufferRoot(const Expr *E);
+
+/// Methods that return a pointer to an object's storage (containers,
+/// smart pointers, strings, tensors): `v.data()`, `p.get()`, `t.data_ptr()`.
+bool isDataAccessor(llvm::StringRef Method);
+
+/// The call operator of a lambda (C++ [expr.prim.lambda.closure]), or null.
+const CXXMethodDecl *lambdaOperator(const FunctionDecl *F);
+
+/// The lambda an argument denotes: written there, or a local variable
+/// initialised with one (`auto f = [&] {...}; std::for_each(.., f)`), past
+/// a copy of the closure, a std::function made from it, std::move /
+/// std::forward / std::ref / std::cref. Sets *Var to that variable.
+const CXXMethodDecl *lambdaOf(const Expr *A, const VarDecl **Var = nullptr);
+
+/// The variables a lambda captures (not `this`, not structured bindings).
+llvm::SmallVector<const VarDecl *, 8>
+capturedVars(const CXXMethodDecl *Lambda);
+
+/// `this`, or `*this` (`(*this).wait()`).
+bool isThis(const Expr *E);
+
+/// How many arguments precede the callee's first parameter: 1 for a member
+/// operator call (`functor(h, s)`, lambdas), whose object is argument 0,
+/// unless the object is the explicit parameter (C++23 `this auto self`).
+unsigned argShift(const CallExpr *C);
+
+/// The argument for a callee's parameter Param (see argShift), or nullptr.
+const Expr *paramArg(const CallExpr *C, int Param);
 
 /// malloc / calloc / realloc / aligned_alloc / valloc / memalign / new:
 /// pageable host memory.

@@ -96,4 +96,86 @@ bool targetsCuda(const CallExpr *C) {
   return false;
 }
 
+TensorOrigin tensorOrigin(const Expr *Rhs) {
+  TensorOrigin O;
+  const Expr *E = strip(Rhs);
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1)
+    E = strip(CE->getArg(0));
+  if (!E)
+    return O;
+  if (isa<DeclRefExpr, MemberExpr>(E) && isTensorType(E->getType())) {
+    O.K = TensorOrigin::SameStorage;
+    O.Of = E;
+    return O;
+  }
+  const auto *C = dyn_cast<CallExpr>(E);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return O;
+  llvm::StringRef Name = F->getName();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (Name == "pin_memory")
+      O.K = TensorOrigin::Pinned;
+    else if (Name == "cuda")
+      O.K = TensorOrigin::Device;
+    else if (Name == "cpu")
+      O.K = TensorOrigin::Pageable;
+    else if (Name == "to") {
+      // Otherwise a dtype conversion: same device, new storage (unknown).
+      if (targetsCuda(C))
+        O.K = TensorOrigin::Device;
+      else if (targetsCpu(C)) {
+        O.K = TensorOrigin::CpuCopy;
+        O.NonBlocking = nonBlockingArg(C);
+      }
+    } else if (isTensorView(Name) && Obj && isTensorType(Obj->getType())) {
+      if (const Expr *Root = bufferRoot(Obj)) {
+        O.K = TensorOrigin::SameStorage;
+        O.Of = Root;
+      }
+    }
+    return O;
+  }
+  // Factories: CPU memory unless the options say otherwise.
+  if (F->isInStdNamespace() || !llvm::is_contained(
+          {"empty", "zeros", "ones", "full", "rand", "randn", "randint",
+           "arange", "linspace", "empty_strided", "tensor"},
+          Name))
+    return O;
+  O.K = mentions(C, Mention::Pinned) ? TensorOrigin::Pinned
+        : mentions(C, Mention::Cuda) ? TensorOrigin::Device
+                                     : TensorOrigin::Pageable;
+  return O;
+}
+
+bool isMetadataMethod(llvm::StringRef Method) {
+  return llvm::is_contained(
+      {"size", "capacity", "empty", "length", "max_size", "get_allocator",
+       "sizes", "numel", "dim", "dtype", "scalar_type", "device", "is_pinned",
+       "is_cuda", "is_cpu", "options", "defined", "stride", "strides",
+       "element_size", "nbytes", "itemsize", "get_device", "layout",
+       "requires_grad", "is_contiguous"},
+      Method);
+}
+
+bool isMutatingMethod(llvm::StringRef Method) {
+  return Method.ends_with("_") || // in-place tensor operations
+         llvm::is_contained({"push_back", "emplace_back", "pop_back",
+                             "resize", "assign", "clear", "insert", "emplace",
+                             "erase", "fill", "swap", "append", "replace"},
+                            Method);
+}
+
+bool isHandleStore(llvm::StringRef Method) {
+  return llvm::is_contained({"push_back", "emplace_back", "insert", "emplace",
+                             "push", "push_front"},
+                            Method);
+}
+
+bool changesDevice(llvm::StringRef Method) {
+  return llvm::is_contained({"to", "cpu", "cuda", "pin_memory"}, Method);
+}
+
 } // namespace clang::tidy::cuda

@@ -2,7 +2,12 @@
 //
 // What the analysis needs to know about libtorch (PyTorch's C++ API) beyond
 // the rows of CudaApiModel: which types are tensors, which device a `to()`
-// targets, which argument is `non_blocking`.
+// targets, which argument is `non_blocking`, where a tensor's storage lives
+// from the expression that makes it, and which methods of tensors (and of
+// the standard containers, which the same host-access rules treat alike)
+// read, write, alias or only describe the storage.
+//
+// May call: ExprUtils (strip, bufferRoot).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +45,43 @@ const Expr *nonBlockingArg(const CallExpr *C);
 /// dtype-only conversions keep the device: neither.)
 bool targetsCpu(const CallExpr *C);
 bool targetsCuda(const CallExpr *C);
+
+/// Where a tensor's storage lives, from the expression that gives a tensor
+/// variable its value (PyTorch 2.x: `_to_copy` allocates a pinned result for
+/// a non-blocking copy to the CPU; factories allocate CPU memory unless
+/// their options say otherwise).
+struct TensorOrigin {
+  enum Kind {
+    None,        ///< nothing known (a dtype conversion, another call)
+    SameStorage, ///< a handle copy or view of Of (a buffer root)
+    Pinned,
+    Device,
+    Pageable,
+    /// `to(<CPU>, .., non_blocking)`: pinned when NonBlocking is true,
+    /// pageable otherwise.
+    CpuCopy,
+  } K = None;
+  const Expr *Of = nullptr;
+  const Expr *NonBlocking = nullptr;
+};
+TensorOrigin tensorOrigin(const Expr *Rhs);
+
+/// Methods of tensors and containers that describe the object without
+/// touching its elements (`size`, `numel`, `dtype`, `is_pinned`, ...).
+bool isMetadataMethod(llvm::StringRef Method);
+
+/// Methods that write the elements (in-place tensor ops, `name_`, and the
+/// containers' modifiers).
+bool isMutatingMethod(llvm::StringRef Method);
+
+/// Container methods that store a tensor handle (another handle to the same
+/// storage, not a read of it): `outs.push_back(t)`.
+bool isHandleStore(llvm::StringRef Method);
+
+/// Tensor methods that move or copy the data to another device or memory
+/// kind (`to`, `cpu`, `cuda`, `pin_memory`): their result is not computed
+/// on the object's device.
+bool changesDevice(llvm::StringRef Method);
 
 } // namespace clang::tidy::cuda
 

@@ -1,0 +1,471 @@
+//===--- Effects.cpp - The copies and effects of one callable -----------===//
+
+#include "Effects.h"
+#include "ExprUtils.h"
+#include "HelperSummaries.h"
+#include "HostAccess.h"
+#include "TorchModel.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace clang::tidy::cuda {
+namespace {
+
+/// Do a user-declared row's argument positions exist in this call?
+bool fitsCall(const ApiEntry &E, const CallExpr *C) {
+  for (int P : {E.DstArg, E.StreamArg, E.EventArg})
+    if (P >= 0 && static_cast<unsigned>(P) >= C->getNumArgs())
+      return false;
+  return true;
+}
+
+/// Builds one callable's CallableEffects (see buildEffects).
+class EffectBuilder {
+public:
+  EffectBuilder(CallableRun &R, FunctionFacts &F, CallableEffects &Out)
+      : R(R), F(F), Out(Out), Ctx(R.context()), Model(R.model()),
+        Opts(R.options()) {}
+  void build();
+
+private:
+  /// Is this asynchronous copy one from the device into host memory?
+  /// Returns its destination's root, or nullptr.
+  const Expr *d2hDestination(const CallExpr *C, const ApiEntry &E,
+                             bool &Pageable);
+  void addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
+               const StreamRef &S, const Expr *Inner);
+  void addCopy(const CallExpr *C, const std::string &Key,
+               const std::string &Name, bool Pageable, const StreamRef &S,
+               const Expr *Inner);
+  /// Is a call's callee something the analysis looks into or knows?
+  bool isModelledCall(const CallExpr *C) const;
+  void collectCallEffects();
+  template <class Args>
+  void addLambdaArgs(const Expr *Call, Args Arguments,
+                     const NamedDecl *Callee);
+  void collectBatchCopy(const CallExpr *C, const ApiEntry &E);
+  void collectTorchCopy(const CallExpr *C, const ApiEntry &E);
+  void collectAccessEffects();
+  /// An occurrence of a buffer of alias class Class: its host access, if
+  /// any, becomes an Access effect.
+  void addAccess(const Expr *Node, const std::string &Class);
+
+  CallableRun &R;
+  FunctionFacts &F;
+  CallableEffects &Out;
+  ASTContext &Ctx;
+  const ApiModel &Model;
+  const AnalysisOptions &Opts;
+  /// `b.to(kCPU, true)` whose result no variable holds: read by whatever
+  /// consumes it, with the alias class of its temporary key.
+  std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
+  std::set<const Stmt *> BindingAssignments; ///< `t = b.to(kCPU, true)`
+};
+
+} // namespace
+
+CopySite *CallableEffects::newCopy(CallableRun &R) {
+  Copies.push_back(R.Owner.newCopySite());
+  return Copies.back();
+}
+
+void buildEffects(CallableRun &R, FunctionFacts &Facts, CallableEffects &Out) {
+  EffectBuilder(R, Facts, Out).build();
+}
+
+void EffectBuilder::build() {
+  collectCallEffects();
+  collectAccessEffects();
+  for (const auto &[V, At] : F.Writes) {
+    Effect Ev(Effect::Write);
+    Ev.Anchor = At;
+    Ev.Var = V;
+    Out.List.push_back(std::move(Ev));
+  }
+  std::map<std::string, unsigned> Classes;
+  for (unsigned Id = 0; Id < Out.Copies.size(); ++Id) {
+    const CopySite &C = *Out.Copies[Id];
+    std::string Key = C.Buffer + "|" + C.Stream.identity();
+    Out.ClassOf.push_back(C.Seed || C.Stream.K == StreamRef::Unknown
+                              ? Id
+                              : Classes.try_emplace(Key, Id).first->second);
+  }
+}
+
+void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
+  auto Modelled = [&](const CallExpr *C) { return isModelledCall(C); };
+  auto Summarized = [&](const FunctionDecl *Fn) {
+    return summarizable(Fn, Ctx.getSourceManager()) != nullptr;
+  };
+  HostAccessContext HC{F.PM, Modelled, Summarized, BindingAssignments};
+  std::optional<HostAccess> A = classifyHostAccess(Node, HC);
+  if (!A)
+    return;
+  Effect Ev(Effect::Access);
+  Ev.Anchor = A->Anchor;
+  Ev.Buffer = Class;
+  Ev.AK = A->Kind;
+  Ev.Loc = A->Loc;
+  Ev.Name = Node;
+  Ev.Callee = A->Callee;
+  Out.List.push_back(std::move(Ev));
+}
+
+const Expr *EffectBuilder::d2hDestination(const CallExpr *C, const ApiEntry &E,
+                           bool &Pageable) {
+  llvm::StringRef DstField = paramsStructFields(E.Struct).Dst;
+  const Expr *Dst = DstField.empty()
+                        ? arg(C, E.DstArg)
+                        : F.paramsField(arg(C, 0), C, DstField);
+  auto Kind = F.copyKind(C, E);
+  const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
+  if (!Kind || !Root)
+    return nullptr; // unknown direction or untrackable destination
+  Provenance DstProv = F.provenanceOf(Root);
+  if (*Kind == MemcpyDefault) {
+    // An integer destination (CUdeviceptr) that is not a cast pointer is
+    // a device address.
+    if (strip(Dst)->getType()->isIntegerType() &&
+        Root->getType()->isIntegerType())
+      return nullptr;
+    // cudaMemcpyDefault infers the direction from the pointers (UVA).
+    const Expr *Src = E.SrcArg == NoArg ? nullptr : arg(C, E.SrcArg);
+    const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
+    Provenance SrcProv =
+        SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
+    if (DstProv == Provenance::Device || SrcProv == Provenance::Pinned ||
+        SrcProv == Provenance::Pageable)
+      return nullptr;
+  } else if (*Kind != MemcpyDeviceToHost) {
+    return nullptr;
+  }
+  if (DstProv == Provenance::Device)
+    return nullptr;
+  Pageable = DstProv == Provenance::Pageable;
+  // HIP documents it (hip_runtime_api.h, hipMemcpyAsync): "If host or
+  // dest are not pinned, the memory copy will be performed
+  // synchronously." A guarantee, so not even StrictMode warns.
+  if (Pageable && E.Family == ApiFamily::Hip)
+    return nullptr;
+  return Root;
+}
+
+void EffectBuilder::addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
+             const StreamRef &S, const Expr *Inner) {
+  addCopy(C, exprKey(Root), spelling(Root, Ctx), Pageable, S, Inner);
+}
+void EffectBuilder::addCopy(const CallExpr *C, const std::string &Key,
+             const std::string &Name, bool Pageable, const StreamRef &S,
+             const Expr *Inner) {
+  CopySite *Site = Out.newCopy(R);
+  Site->Call = C;
+  Site->InnerCopy = Inner;
+  Site->Buffer = F.Aliases.classKey(Key);
+  Site->BufferName = Name;
+  Site->Stream = S;
+  Site->Pageable = Pageable;
+  Effect Ev(Effect::Copy);
+  Ev.Anchor = C;
+  Ev.CopyId = Out.Copies.size() - 1;
+  Out.List.push_back(std::move(Ev));
+}
+
+bool EffectBuilder::isModelledCall(const CallExpr *C) const {
+  if (isa<CUDAKernelCallExpr>(C))
+    return true;
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F)
+    return false;
+  const ApiEntry *E = Model.lookup(F);
+  if (E && E->Family == ApiFamily::Torch)
+    return false; // tensors handed to copy_ / to are read on the host
+  return E || isUnmodelledGpuApi(F);
+}
+
+void EffectBuilder::collectCallEffects() {
+  for (const CallExpr *C : F.Calls) {
+    if (isa<CUDAKernelCallExpr>(C)) {
+      Effect Ev(Effect::KernelLaunch);
+      Ev.Anchor = C;
+      Ev.CE = C;
+      Out.List.push_back(std::move(Ev));
+      continue;
+    }
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (const ApiEntry *E = Model.lookup(Callee);
+        E && E->Family == ApiFamily::User && !fitsCall(*E, C))
+      continue; // a declared position past the call's arguments
+    if (const ApiEntry *E = Model.lookup(Callee)) {
+      if (E->Role == ApiRole::TorchCopy ||
+          E->Role == ApiRole::TorchBlockingRead) {
+        collectTorchCopy(C, *E);
+        continue;
+      }
+      if (E->Role == ApiRole::AsyncBatchCopy) {
+        collectBatchCopy(C, *E);
+        continue;
+      }
+      if (E->Role == ApiRole::AsyncCopy) {
+        bool Pageable = false;
+        if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
+          if (!Pageable || Opts.StrictMode)
+            addCopy(C, Root, Pageable, F.streamOf(arg(C, E->StreamArg)),
+                    nullptr);
+          continue;
+        }
+        // Not a device-to-host copy: stream-ordered work on its pointers.
+      }
+      Effect Ev(Effect::Api);
+      Ev.Anchor = C;
+      Ev.CE = C;
+      Ev.Entry = E;
+      Out.List.push_back(std::move(Ev));
+      continue;
+    }
+    const CXXMethodDecl *CalleeLambda = lambdaOperator(Callee);
+    if (!CalleeLambda)
+      addLambdaArgs(C, C->arguments(), Callee);
+    if (!Callee || isUnmodelledGpuApi(Callee) ||
+        !summarizable(Callee, Ctx.getSourceManager()))
+      continue; // opaque: HostAccess reports buffers passed to it
+    const HelperSummary *S = R.summaryOf(Callee);
+    Effect Ev(Effect::Call);
+    Ev.Anchor = C;
+    Ev.CE = C;
+    Ev.Summary = S;
+    if (S)
+      Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, CalleeLambda);
+    Out.List.push_back(std::move(Ev));
+  }
+  for (const CXXConstructExpr *T : F.ThreadStarts)
+    addLambdaArgs(T, T->arguments(), T->getConstructor()->getParent());
+}
+
+/// Lambdas handed to a function (`std::for_each(.., [&](int i) {
+/// use(h[i]); })`, `std::thread t([&] {...})`), which may run them: their
+/// captured buffers count as passed to it, as a pointer would. Utilities
+/// that only forward or wrap the lambda do not run it.
+template <class Args>
+void EffectBuilder::addLambdaArgs(const Expr *Call, Args Arguments,
+                   const NamedDecl *Callee) {
+  if (isStdFunction(dyn_cast_or_null<FunctionDecl>(Callee),
+                    {"move", "forward", "ref", "cref", "as_const",
+                     "addressof", "bind", "bind_front", "bind_back",
+                     "make_pair", "make_tuple", "forward_as_tuple", "swap",
+                     "exchange", "not_fn"}))
+    return;
+  const auto *OpCall = dyn_cast<CXXOperatorCallExpr>(Call);
+  for (const Expr *A : Arguments) {
+    const VarDecl *Var = nullptr;
+    const CXXMethodDecl *Op = lambdaOf(A, &Var);
+    if (!Op || Op->getParent()->capture_size() == 0)
+      continue;
+    const HelperSummary *S = R.summaryOf(Op);
+    if (!S || llvm::none_of(S->Named, [](const auto &B) {
+          return !B.Unsynced.empty();
+        }))
+      continue;
+    Effect Ev(Effect::LambdaArg);
+    Ev.Anchor = Call;
+    Ev.Loc = A;
+    Ev.AK = AccessKind::CapturedByArgument;
+    Ev.Callee = Callee;
+    // `f()` of a std::function made from the lambda runs it here.
+    if (OpCall && OpCall->getOperator() == OO_Call && OpCall->getArg(0) == A) {
+      Ev.AK = AccessKind::UsedByLambda;
+      Ev.Callee = Var;
+    }
+    Ev.Summary = S;
+    Ev.Lambda = Op;
+    Out.List.push_back(std::move(Ev));
+  }
+}
+
+/// cudaMemcpyBatchAsync(dsts, ...): the destinations are the elements of
+/// the array `dsts`, from its initializer (`void *dsts[] = {h1, h2}`) and
+/// from assignments to its elements (`dsts[i] = h`), or, for
+/// cudaMemcpy3DBatchAsync, `ops[i].dst.op.ptr.ptr = h`. The direction of
+/// each copy follows from the pointers: a destination known to be host
+/// memory (pinned, or pageable under StrictMode) becomes pending.
+void EffectBuilder::collectBatchCopy(const CallExpr *C, const ApiEntry &E) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(arg(C, E.DstArg)));
+  const auto *Array = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (!Array)
+    return;
+  bool Ops = E.Struct == ParamsStructKind::Batch3DOps;
+  // Per slot (its index, as written), the last value stored before the
+  // call: a slot reused for another buffer holds only the latest.
+  std::map<std::string, const Expr *> Slots;
+  const Expr *ArrayInit =
+      Array->getInit() ? Array->getInit()->IgnoreImplicit() : nullptr;
+  if (const auto *Init = dyn_cast_or_null<InitListExpr>(ArrayInit);
+      Init && !Ops)
+    for (unsigned N = 0; N < Init->getNumInits(); ++N)
+      Slots[std::to_string(N)] = Init->getInit(N);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionFacts::Assignment &A : F.Assigns) {
+    if (!A.Lhs || !SM.isBeforeInTranslationUnit(A.Lhs->getBeginLoc(),
+                                                C->getBeginLoc()))
+      continue;
+    const Expr *L = strip(A.Lhs);
+    if (Ops) { // ops[i].dst.op.ptr.ptr
+      bool Match = true;
+      for (llvm::StringRef Field :
+           paramsStructFields(E.Struct).DstPathInElement) {
+        const auto *M = dyn_cast<MemberExpr>(L);
+        if (!M || !M->getMemberDecl()->getIdentifier() ||
+            M->getMemberDecl()->getName() != Field) {
+          Match = false;
+          break;
+        }
+        L = strip(M->getBase());
+      }
+      if (!Match)
+        continue;
+    }
+    const auto *Sub = dyn_cast<ArraySubscriptExpr>(L);
+    const auto *Base =
+        Sub ? dyn_cast<DeclRefExpr>(strip(Sub->getBase())) : nullptr;
+    if (Base && Base->getDecl() == Array) {
+      auto Index = evalInt(Sub->getIdx(), Ctx);
+      Slots[Index ? std::to_string(*Index) : exprKey(Sub->getIdx())] = A.Rhs;
+    }
+  }
+  std::vector<const Expr *> Dsts;
+  for (const auto &[Slot, Value] : Slots)
+    Dsts.push_back(Value);
+  for (const Expr *Dst : Dsts) {
+    const Expr *Root = bufferRoot(Dst);
+    if (!Root)
+      continue;
+    Provenance P = F.provenanceOf(Root);
+    if (P == Provenance::Pinned ||
+        (P == Provenance::Pageable && Opts.StrictMode))
+      addCopy(C, Root, P == Provenance::Pageable,
+              F.streamOf(arg(C, E.StreamArg)), nullptr);
+  }
+}
+
+/// libtorch copies. `b.to(<CPU>, .., /*non_blocking=*/true)` copies into
+/// a new pinned tensor: the variable it initialises or is assigned to,
+/// or else a temporary that its consumer reads at once (the seed:
+/// `a.copy_(b.to(kCPU, true))`). `dst.copy_(src, true)` copies into dst.
+/// Blocking forms, `.item()` and `.cpu()` of a tensor known to be on the
+/// GPU synchronize the current stream.
+void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
+  const Expr *Obj = arg(C, ObjectArg);
+  const Expr *ObjRoot = Obj ? bufferRoot(Obj) : nullptr;
+  auto OnDevice = [&](const Expr *Root) {
+    return Root && F.provenanceOf(Root) == Provenance::Device;
+  };
+  // b.sum().item(): a tensor computed from a GPU tensor is on the GPU.
+  if (!ObjRoot && Obj) {
+    const Expr *X = strip(Obj);
+    while (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(X)) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (!M || !M->getIdentifier() || changesDevice(M->getName()) ||
+          !isTensorType(MC->getType()))
+        break;
+      X = strip(MC->getImplicitObjectArgument());
+      if (const Expr *Root = bufferRoot(X)) {
+        ObjRoot = Root;
+        break;
+      }
+    }
+  }
+  llvm::StringRef Name = C->getDirectCallee()->getName();
+  auto NB = F.constantArg(nonBlockingArg(C));
+  bool Async = NB && *NB;
+  StreamRef Current = F.currentStreamAt(C->getBeginLoc());
+  auto BlockingSync = [&] {
+    Effect Ev(Effect::Api);
+    Ev.Anchor = C;
+    Ev.CE = C;
+    Ev.Entry = &E;
+    Out.List.push_back(std::move(Ev));
+  };
+  if (E.Role == ApiRole::TorchBlockingRead || (Name == "to" && !Async)) {
+    if (OnDevice(ObjRoot) && (E.Role == ApiRole::TorchBlockingRead ||
+                              targetsCpu(C)))
+      BlockingSync();
+    return;
+  }
+  if (Name == "copy_") {
+    const Expr *Src = arg(C, 0);
+    const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
+    if (!Async) {
+      if (OnDevice(SrcRoot))
+        BlockingSync();
+      return;
+    }
+    if (!ObjRoot)
+      return;
+    Provenance Dst = F.provenanceOf(ObjRoot);
+    Provenance From = SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
+    if (Dst == Provenance::Device || From == Provenance::Pinned ||
+        From == Provenance::Pageable)
+      return; // into the GPU, or host to host
+    bool Pageable = Dst == Provenance::Pageable;
+    if (Pageable && !Opts.StrictMode)
+      return;
+    addCopy(C, ObjRoot, Pageable, Current, nullptr);
+    return;
+  }
+  if (Name != "to" || !targetsCpu(C))
+    return;
+  if (ObjRoot && (F.provenanceOf(ObjRoot) == Provenance::Pageable ||
+                  F.provenanceOf(ObjRoot) == Provenance::Pinned))
+    return; // already on the CPU: nothing is copied from the device
+  // Where does the pinned result go?
+  const Stmt *Cur = C;
+  const Stmt *P = F.PM.getParent(Cur);
+  while (P && (isa<MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                   ImplicitCastExpr, ExprWithCleanups, ParenExpr>(P) ||
+               (isa<CXXConstructExpr>(P) &&
+                cast<CXXConstructExpr>(P)->getNumArgs() == 1))) {
+    Cur = P;
+    P = F.PM.getParent(P);
+  }
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P);
+      DS && DS->isSingleDecl())
+    if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+        V && !V->getType()->isReferenceType()) {
+      addCopy(C, declKey(V), V->getName().str(),
+              false, Current, nullptr);
+      return;
+    }
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+      Op->getArg(1) == Cur &&
+      isa<DeclRefExpr, MemberExpr>(strip(Op->getArg(0)))) {
+    addCopy(C, strip(Op->getArg(0)), false, Current, nullptr);
+    BindingAssignments.insert(Op);
+    return;
+  }
+  // A temporary: read by whatever consumes it.
+  std::string Key = temporaryKey(C);
+  addCopy(C, Key, spelling(C, Ctx), false, Current, nullptr);
+  TemporaryCopies.push_back({C, F.Aliases.classKey(Key)});
+}
+
+void EffectBuilder::collectAccessEffects() {
+  for (const auto &[C, Class] : TemporaryCopies)
+    addAccess(C, Class);
+  std::set<std::string> Tracked;
+  for (const CopySite *S : Out.Copies)
+    if (!S->Buffer.empty())
+      Tracked.insert(S->Buffer);
+  if (Tracked.empty())
+    return;
+  for (const Expr *E : F.Candidates) {
+    // Only the outermost expression naming a tracked buffer is a use:
+    // skip the `this` / base parts of a member chain.
+    std::string Class = F.Aliases.classKey(exprKey(E));
+    if (Tracked.count(Class))
+      addAccess(E, Class);
+  }
+}
+} // namespace clang::tidy::cuda

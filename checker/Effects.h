@@ -1,0 +1,77 @@
+//===--- Effects.h - The copies and effects of one callable -----*- C++ -*-===//
+//
+// One concern: the per-callable list of what happens, built once before the
+// data flow runs, so that no matcher or model lookup runs inside the
+// solver's loop. Each Effect is anchored at a statement and applied by the
+// solver at that statement's CFG element:
+//  - Copy: an asynchronous device-to-host copy is issued (a CopySite: the
+//    call, its destination's alias class, its stream);
+//  - Access: a host access of a tracked buffer (see HostAccess.h);
+//  - Api: a modelled call (a sync, record, query, stream-ordered work ...);
+//  - KernelLaunch: `k<<<g, b, m, s>>>(...)`, stream-ordered work;
+//  - Call: a helper with a visible body, with its summary and the copies
+//    it leaves in flight at the call;
+//  - LambdaArg: a lambda handed to a function, which may run it;
+//  - Write: a local variable gets a new value (branch conditions on it no
+//    longer hold).
+//
+// May call: FunctionFacts, CudaApiModel, TorchModel, HostAccess,
+// HelperSummaries (summaries of callees, the copies they leave pending).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_EFFECTS_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_EFFECTS_H
+
+#include "AsyncCopyAnalysis.h"
+#include "CallableRun.h"
+#include "FunctionFacts.h"
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+struct Effect {
+  enum Kind { Access, Copy, Api, KernelLaunch, Call, Write, LambdaArg } K;
+  explicit Effect(Kind K) : K(K) {}
+  const Stmt *Anchor = nullptr;
+  // Access, LambdaArg
+  std::string Buffer; ///< Access: alias class key of the buffer
+  AccessKind AK = AccessKind::Read;
+  const Expr *Loc = nullptr;  ///< the accessing expression
+  const Expr *Name = nullptr; ///< the tracked buffer as named there
+  const NamedDecl *Callee = nullptr;
+  // Copy: the copy site index
+  unsigned CopyId = 0;
+  // Api / KernelLaunch / Call
+  const CallExpr *CE = nullptr;
+  const ApiEntry *Entry = nullptr;
+  const HelperSummary *Summary = nullptr; ///< Call: null if opaque;
+                                          ///< LambdaArg: the lambda's
+  const VarDecl *Var = nullptr;           ///< Write: the variable
+  const CXXMethodDecl *Lambda = nullptr;  ///< LambdaArg: its call operator
+  std::vector<unsigned> HelperCopies;     ///< Call: copies it leaves pending
+};
+
+/// Everything the solver applies for one callable.
+struct CallableEffects {
+  /// Copy sites, indexed by copy id: helper summaries' seeds first (in a
+  /// summary run), then the callable's copies in source order.
+  std::vector<CopySite *> Copies;
+  /// Copy id -> its class (a copy id): copies into the same buffer on the
+  /// same stream, which every sync treats alike.
+  std::vector<unsigned> ClassOf;
+  std::vector<Effect> List;
+
+  /// Adds a copy site (owned by the run's AsyncCopyAnalysis); its id is
+  /// Copies.size() - 1.
+  CopySite *newCopy(CallableRun &R);
+};
+
+/// Builds the copies and effects of the callable of Facts (after any
+/// summary seeds were added to Out.Copies), and the copy classes.
+void buildEffects(CallableRun &R, FunctionFacts &Facts, CallableEffects &Out);
+
+} // namespace clang::tidy::cuda
+
+#endif

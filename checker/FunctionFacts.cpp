@@ -1,0 +1,499 @@
+//===--- FunctionFacts.cpp - What one AST walk learns of a callable -----===//
+
+#include "FunctionFacts.h"
+#include "ExprUtils.h"
+#include "TorchModel.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include <algorithm>
+
+namespace clang::tidy::cuda {
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+class FunctionFacts::Walker : public RecursiveASTVisitor<Walker> {
+  FunctionFacts &I;
+
+public:
+  explicit Walker(FunctionFacts &I) : I(I) {}
+  // Lambdas, blocks and local classes are callables of their own;
+  // unevaluated operands and types are not host accesses.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    // Not its body; but a by-reference capture may change the variable
+    // whenever the lambda runs.
+    for (const LambdaCapture &Cap : L->captures())
+      if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
+        if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar()))
+          escape(V);
+    return true;
+  }
+  bool TraverseBlockExpr(BlockExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool TraverseRecordDecl(RecordDecl *) { return true; }
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
+    return true;
+  }
+  bool TraverseCXXTypeidExpr(CXXTypeidExpr *) { return true; }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
+  bool TraverseTypeLoc(TypeLoc, bool = true) { return true; }
+
+  bool VisitExpr(Expr *E) {
+    if (E->containsErrors())
+      I.Broken = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    I.Calls.push_back(C);
+    // A variable bound to a non-const reference parameter may be changed
+    // by the callee.
+    if (const FunctionDecl *F = C->getDirectCallee();
+        F && !isa<CXXOperatorCallExpr>(C))
+      for (unsigned N = 0; N < F->getNumParams() && N < C->getNumArgs(); ++N)
+        escapeIfBound(F->getParamDecl(N)->getType(), C->getArg(N));
+    return true;
+  }
+  void escapeIfBound(QualType T, const Expr *E) {
+    if (!T->isLValueReferenceType() ||
+        T.getNonReferenceType().isConstQualified())
+      return;
+    if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        escape(V);
+  }
+  void escape(const VarDecl *V) {
+    I.MutatedVars.insert(V);
+    I.AddressTaken.insert(V);
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    // c10::cuda::CUDAStreamGuard g(s): s is current until the scope ends.
+    const ApiEntry *E = I.Model.lookup(C->getConstructor());
+    if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
+      I.StreamGuards.push_back(C);
+    // std::thread t(f): starts running f at once.
+    const CXXRecordDecl *R = C->getConstructor()->getParent();
+    if (R->isInStdNamespace() && R->getIdentifier() &&
+        (R->getName() == "thread" || R->getName() == "jthread") &&
+        C->getNumArgs() > 0)
+      I.ThreadStarts.push_back(C);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (isa<VarDecl>(D->getDecl()))
+      I.Candidates.push_back(D);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *M) {
+    I.Candidates.push_back(M);
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+    if (A->getType()->isPointerType())
+      I.Candidates.push_back(A);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp()) {
+      if (B->getOpcode() == BO_Assign) {
+        const auto *D = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
+        I.Assigns.push_back({B->getLHS(),
+                             D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr,
+                             B->getRHS()});
+      }
+      noteMutation(B->getLHS(), B);
+      noteParamsWrite(B->getLHS(), B->getRHS());
+    }
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    // Class-type assignment, e.g. `p.dstPtr = make_cudaPitchedPtr(...)`.
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      noteParamsWrite(Op->getArg(0), Op->getArg(1));
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      noteMutation(U->getSubExpr(), U);
+    if (U->getOpcode() == UO_AddrOf)
+      if (const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+          escape(V);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (const Expr *Init = V->getInit())
+      escapeIfBound(V->getType(), Init); // bool &r = flag;
+    if (const Expr *Init = V->getInit())
+      if (!V->getType()->isDependentType()) {
+        I.Assigns.push_back({nullptr, V, Init});
+        I.Writes.push_back({V, Init}); // a new value each time it runs
+      }
+    return true;
+  }
+  void noteMutation(const Expr *E, const Stmt *At) {
+    if (const auto *D = dyn_cast<DeclRefExpr>(strip(E)))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
+        I.MutatedVars.insert(V);
+        I.Writes.push_back({V, At});
+      }
+  }
+  /// p.dstPtr = make_cudaPitchedPtr(h, ...); p.dstPtr.ptr = h; p.kind = k;
+  void noteParamsWrite(const Expr *Lhs, const Expr *Rhs) {
+    const auto *M = dyn_cast<MemberExpr>(strip(Lhs));
+    if (!M || !M->getMemberDecl()->getIdentifier())
+      return;
+    std::string Field = M->getMemberDecl()->getName().str();
+    const Expr *Base = strip(M->getBase());
+    if (const auto *Inner = dyn_cast<MemberExpr>(Base)) {
+      if (Field != "ptr" || !Inner->getMemberDecl()->getIdentifier())
+        return;
+      Field = Inner->getMemberDecl()->getName().str() + ".ptr";
+      Base = strip(Inner->getBase());
+    }
+    const auto *D = dyn_cast<DeclRefExpr>(Base);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (V)
+      I.ParamsWrites.push_back({V, Field, Rhs});
+  }
+};
+
+
+FunctionFacts::FunctionFacts(ASTContext &Ctx, const ApiModel &Model,
+                             const FunctionDecl *FD, bool PerThreadOption)
+    : Ctx(Ctx), Model(Model), FD(FD), Body(FD->getBody()),
+      PM(const_cast<Stmt *>(FD->getBody())), PerThread(PerThreadOption) {}
+
+bool FunctionFacts::collect() {
+  if (!Body)
+    return false;
+  Walker W(*this);
+  W.TraverseStmt(const_cast<Stmt *>(Body));
+  if (Broken)
+    return false;
+  // The per-thread variants are what the API macros expand to once the
+  // translation unit asked for per-thread default streams.
+  for (const CallExpr *C : Calls)
+    if (Model.lookup(C->getDirectCallee()) &&
+        isPerThreadName(C->getDirectCallee()))
+      PerThread = true;
+  buildAliasesAndProvenance();
+  collectQueryVars();
+  collectStreamSetters();
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+StreamRef FunctionFacts::streamOf(const Expr *E) {
+  StreamRef S;
+  if (!E) { // omitted: the default stream
+    S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+    S.Spelling = "0";
+    return S;
+  }
+  S.Spelling = spelling(E, Ctx);
+  if (const Expr *Current = currentStreamSource(E)) {
+    // Named after the stream it resolves to (a guard's), if any.
+    StreamRef C = currentStreamAt(Current->getBeginLoc());
+    if (C.K != StreamRef::Named)
+      C.Spelling = S.Spelling;
+    return C;
+  }
+  if (auto V = evalInt(strip(E), Ctx)) {
+    if (*V == 0)
+      S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+    else if (*V == StreamLegacyHandle)
+      S.K = StreamRef::Legacy;
+    else if (*V == StreamPerThreadHandle)
+      S.K = StreamRef::PerThread;
+    else
+      S.K = StreamRef::Unknown;
+    return S;
+  }
+  S.K = StreamRef::Named;
+  S.Key = exprKey(E);
+  S.NonBlocking = isNonBlockingStream(S.Key);
+  return S;
+}
+
+/// `getCurrentCUDAStream()`, or a variable initialised from it: the call.
+const Expr *FunctionFacts::currentStreamSource(const Expr *E) const {
+  E = strip(E);
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+        V && V->hasLocalStorage() && V->getInit() && !MutatedVars.count(V))
+      E = strip(V->getInit());
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1)
+    E = strip(CE->getArg(0));
+  const auto *C = dyn_cast_or_null<CallExpr>(E);
+  const ApiEntry *A = C ? Model.lookup(C->getDirectCallee()) : nullptr;
+  return A && A->Role == ApiRole::CurrentStream ? C : nullptr;
+}
+
+StreamRef FunctionFacts::currentStreamAt(SourceLocation L) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  StreamRef Best = streamOf(nullptr);
+  for (const StreamSetter &Set : Setters) {
+    if (!SM.isBeforeInTranslationUnit(Set.Begin, L))
+      continue;
+    if (Set.Scope && !SM.isBeforeInTranslationUnit(L, Set.Scope->getEndLoc()))
+      continue;
+    Best = Set.Stream;
+  }
+  return Best;
+}
+
+void FunctionFacts::collectStreamSetters() {
+  auto Add = [&](const Expr *At, const Expr *StreamE, const Stmt *Scope) {
+    Setters.push_back({At->getBeginLoc(), Scope, streamOf(StreamE)});
+  };
+  for (const CXXConstructExpr *G : StreamGuards) {
+    const Stmt *Scope = G;
+    while (Scope && !isa<CompoundStmt>(Scope))
+      Scope = PM.getParent(Scope);
+    Add(G, G->getArg(0), Scope);
+  }
+  for (const CallExpr *C : Calls) {
+    const ApiEntry *E = Model.lookup(C->getDirectCallee());
+    if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
+      Add(C, C->getArg(0), nullptr);
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Setters, [&](const StreamSetter &A, const StreamSetter &B) {
+    return SM.isBeforeInTranslationUnit(A.Begin, B.Begin);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Provenance and aliases
+//===----------------------------------------------------------------------===//
+
+Provenance FunctionFacts::declProvenance(const Expr *Root) {
+  const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (!V)
+    return isStdContainer(Root->getType()) ? Provenance::Pageable
+                                           : Provenance::Unknown;
+  return varProvenance(V);
+}
+
+Provenance FunctionFacts::varProvenance(const VarDecl *V) {
+  QualType T = V->getType();
+  if (isStdContainer(T))
+    return Provenance::Pageable;
+  // A stack array or scalar (or plain struct); not a class object, which
+  // may own pinned memory (std::unique_ptr with a cudaFreeHost deleter).
+  if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !T->isReferenceType() &&
+      !T->isPointerType() &&
+      !(T->getAsCXXRecordDecl() && !T->getAsCXXRecordDecl()->isCLike()))
+    return Provenance::Pageable;
+  return Provenance::Unknown;
+}
+
+Provenance FunctionFacts::provenanceOf(const Expr *Root) {
+  Provenance P = Aliases.provenance(exprKey(Root));
+  return std::max(P, declProvenance(Root));
+}
+
+/// Where a tensor's storage lives, from the expression that gives the
+/// variable its value; views and copies of a tensor handle share its
+/// storage (an alias).
+void FunctionFacts::applyTensorOrigin(const std::string &Key,
+                                      const Expr *Rhs) {
+  TensorOrigin O = tensorOrigin(Rhs);
+  switch (O.K) {
+  case TensorOrigin::None:
+    return;
+  case TensorOrigin::SameStorage:
+    Aliases.unite(Key, exprKey(O.Of));
+    return;
+  case TensorOrigin::Pinned:
+    return Aliases.mark(Key, Provenance::Pinned);
+  case TensorOrigin::Device:
+    return Aliases.mark(Key, Provenance::Device);
+  case TensorOrigin::Pageable:
+    return Aliases.mark(Key, Provenance::Pageable);
+  case TensorOrigin::CpuCopy: {
+    auto NB = constantArg(O.NonBlocking);
+    return Aliases.mark(Key, NB && *NB ? Provenance::Pinned
+                                       : Provenance::Pageable);
+  }
+  }
+}
+
+const Expr *FunctionFacts::allocTarget(const CallExpr *C,
+                                       const ApiEntry &E) const {
+  const Expr *A = arg(C, E.PtrArg);
+  if (!A)
+    return nullptr;
+  if (E.PtrForm == PtrArgForm::Pointer)
+    return bufferRoot(A);
+  const auto *U = dyn_cast<UnaryOperator>(strip(A));
+  if (!U || U->getOpcode() != UO_AddrOf)
+    return nullptr;
+  return strip(U->getSubExpr());
+}
+
+void FunctionFacts::buildAliasesAndProvenance() {
+  for (const Assignment &A : Assigns) {
+    std::string LhsKey;
+    QualType LhsType;
+    if (A.Lhs) {
+      const Expr *L = strip(A.Lhs);
+      // Not array slots: `dsts[0] = h1; ...; dsts[0] = h2;` would join
+      // h1 and h2.
+      if (!isa<DeclRefExpr, MemberExpr>(L))
+        continue;
+      LhsKey = exprKey(L);
+      LhsType = L->getType();
+    } else {
+      LhsKey = declKey(A.Var);
+      LhsType = A.Var->getType();
+    }
+    // c10::cuda::getStreamFromPool: PyTorch creates its pool streams with
+    // cudaStreamNonBlocking (c10/cuda/CUDAStream.cpp).
+    if (const auto *C = dyn_cast_or_null<CallExpr>(strip(A.Rhs))) {
+      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      if (E && E->Role == ApiRole::PoolStream) {
+        NonBlockingStreams.insert(LhsKey);
+        continue;
+      }
+    }
+    if (isTensorType(LhsType)) {
+      applyTensorOrigin(LhsKey, A.Rhs);
+      continue;
+    }
+    if (!LhsType->isPointerType() && !LhsType->isReferenceType())
+      continue;
+    if (isPageableAllocation(A.Rhs)) {
+      Aliases.mark(LhsKey, Provenance::Pageable);
+      continue;
+    }
+    if (const Expr *Root = bufferRoot(A.Rhs)) {
+      Aliases.unite(LhsKey, exprKey(Root));
+      Aliases.mark(LhsKey, declProvenance(Root));
+    }
+  }
+  for (const CallExpr *C : Calls) {
+    const ApiEntry *E = Model.lookup(C->getDirectCallee());
+    if (!E)
+      continue;
+    if (E->Role == ApiRole::PinnedAlloc || E->Role == ApiRole::DeviceAlloc) {
+      if (const Expr *T = allocTarget(C, *E))
+        Aliases.mark(exprKey(T), E->Role == ApiRole::PinnedAlloc
+                                     ? Provenance::Pinned
+                                     : Provenance::Device);
+    } else if (E->Role == ApiRole::TorchCopy &&
+               C->getDirectCallee()->getName() == "to" && targetsCpu(C)) {
+      // b.to(kCPU, ...): b is on the GPU (a CPU tensor's to(kCPU) is a
+      // no-op, so there would be nothing to copy anyway).
+      if (const Expr *Obj = arg(C, ObjectArg))
+        if (const Expr *Root = bufferRoot(Obj);
+            Root && provenanceOf(Root) == Provenance::Unknown)
+          Aliases.mark(exprKey(Root), Provenance::Device);
+    } else if (E->Role == ApiRole::StreamCreate && E->FlagsArg != NoArg) {
+      auto Flags = evalInt(arg(C, E->FlagsArg), Ctx);
+      const Expr *T = allocTarget(C, *E);
+      if (T && Flags && (*Flags & StreamNonBlockingFlag))
+        NonBlockingStreams.insert(exprKey(T));
+    }
+  }
+}
+
+void FunctionFacts::collectQueryVars() {
+  std::set<const VarDecl *> Conflicting;
+  for (const Assignment &A : Assigns) {
+    const VarDecl *V = A.Var;
+    if (!V)
+      continue;
+    const auto *Q = dyn_cast<CallExpr>(strip(A.Rhs));
+    const ApiEntry *E = Q ? Model.lookup(Q->getDirectCallee()) : nullptr;
+    bool IsQuery = E && isQueryRole(E->Role);
+    auto It = QueryVars.find(V);
+    if (!IsQuery ||
+        (It != QueryVars.end() && exprKey(It->second) != exprKey(Q)))
+      Conflicting.insert(V);
+    else
+      QueryVars[V] = Q;
+  }
+  for (const VarDecl *V : Conflicting)
+    QueryVars.erase(V);
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and parameter structs
+//===----------------------------------------------------------------------===//
+
+std::optional<long long> FunctionFacts::constantArg(const Expr *E) const {
+  if (!E)
+    return std::nullopt;
+  if (auto V = evalInt(E, Ctx))
+    return V;
+  const auto *D = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
+      !MutatedVars.count(V))
+    return evalInt(V->getInit(), Ctx);
+  return std::nullopt;
+}
+
+const Expr *FunctionFacts::paramsField(const Expr *Ptr, const CallExpr *C,
+                                       llvm::StringRef Field) const {
+  const auto *U = dyn_cast_or_null<UnaryOperator>(strip(Ptr));
+  if (!U || U->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr()));
+  if (!D)
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const ParamsStructFields &Runtime3D =
+      paramsStructFields(ParamsStructKind::Runtime3D);
+  const Expr *Found = nullptr;
+  for (const ParamsWrite &W : ParamsWrites) {
+    if (W.Var != D->getDecl() ||
+        !SM.isBeforeInTranslationUnit(W.Value->getBeginLoc(),
+                                      C->getBeginLoc()))
+      continue;
+    if (W.Field == Field)
+      Found = W.Value;
+    else if (Field == Runtime3D.Dst && W.Field == Runtime3D.DstWhole) {
+      // p.dstPtr = make_cudaPitchedPtr(h, pitch, x, y)
+      const auto *M = dyn_cast<CallExpr>(strip(W.Value));
+      if (M && M->getNumArgs() > 0)
+        Found = M->getArg(0);
+    }
+  }
+  return Found;
+}
+
+std::optional<long long> FunctionFacts::copyKind(const CallExpr *C,
+                                                 const ApiEntry &E) const {
+  const ParamsStructFields &F = paramsStructFields(E.Struct);
+  switch (E.Struct) {
+  case ParamsStructKind::Runtime3D:
+    return constantArg(paramsField(arg(C, 0), C, F.Kind));
+  case ParamsStructKind::DriverMemcpy: {
+    auto Dst = constantArg(paramsField(arg(C, 0), C, F.DstMemoryType));
+    auto Src = constantArg(paramsField(arg(C, 0), C, F.SrcMemoryType));
+    if (!Dst || !Src)
+      return std::nullopt;
+    if (*Dst != MemoryTypeHost)
+      return MemcpyHostToDevice; // into device memory: not our concern
+    if (*Src == MemoryTypeHost)
+      return MemcpyHostToHost;
+    return *Src == MemoryTypeUnified ? MemcpyDefault : MemcpyDeviceToHost;
+  }
+  case ParamsStructKind::None:
+  case ParamsStructKind::Batch3DOps:
+    break;
+  }
+  if (E.FixedKind != NoArg)
+    return E.FixedKind;
+  return constantArg(arg(C, E.KindArg));
+}
+
+} // namespace clang::tidy::cuda

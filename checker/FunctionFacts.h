@@ -1,0 +1,158 @@
+//===--- FunctionFacts.h - What one AST walk learns of a callable -*- C++ -*-===//
+//
+// One concern: the flow-insensitive facts about one callable's body,
+// gathered by a single AST walk before the data flow runs, and the queries
+// over them:
+//  - the calls, candidate buffer occurrences, assignments and writes of
+//    local variables, in source order;
+//  - aliases and provenance of buffers (pinned / device / pageable), from
+//    allocations, assignments and libtorch tensor origins;
+//  - stream identity: which stream an expression names (legacy, per-thread,
+//    a created one; non-blocking when created so), libtorch's current stream
+//    at a point (stream guards, setCurrentCUDAStream);
+//  - variables that hold a query's result, variables that are changed or
+//    whose address escapes, constants, fields of parameter structs.
+//
+// May call: CudaApiModel, TorchModel, ExprUtils, AccessPath. Read (and its
+// alias classes extended) by Effects, the Solver and HelperSummaries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_FUNCTIONFACTS_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_FUNCTIONFACTS_H
+
+#include "AccessPath.h"
+#include "CudaApiModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+class FunctionFacts {
+public:
+  /// PerThreadOption: the check's option (or the translation unit's macro)
+  /// says stream 0 is the per-thread default stream.
+  FunctionFacts(ASTContext &Ctx, const ApiModel &Model,
+                const FunctionDecl *FD, bool PerThreadOption);
+  FunctionFacts(const FunctionFacts &) = delete;
+  FunctionFacts &operator=(const FunctionFacts &) = delete;
+
+  /// Walks the body and derives the facts. False when there is no body or
+  /// it contains errors (then nothing else may be asked).
+  bool collect();
+
+  ASTContext &Ctx;
+  const ApiModel &Model;
+  const FunctionDecl *FD;
+  const Stmt *Body;
+  ParentMap PM;
+
+  //--- Gathered by the walk, in source order ------------------------------
+  std::vector<const CallExpr *> Calls;
+  std::vector<const CXXConstructExpr *> ThreadStarts; ///< std::thread(f, ...)
+  std::vector<const CXXConstructExpr *> StreamGuards; ///< CUDAStreamGuard
+  /// `lhs = rhs` (Var set when lhs names a variable) and `T var = rhs`
+  /// (Lhs null).
+  struct Assignment {
+    const Expr *Lhs;
+    const VarDecl *Var;
+    const Expr *Rhs;
+  };
+  std::vector<Assignment> Assigns;
+  /// Every DeclRefExpr of a variable, MemberExpr and pointer-typed
+  /// ArraySubscriptExpr: where a tracked buffer may occur.
+  std::vector<const Expr *> Candidates;
+  /// Where local variables get a new value: conditions known about them
+  /// stop holding there.
+  std::vector<std::pair<const VarDecl *, const Stmt *>> Writes;
+  std::set<const VarDecl *> MutatedVars;
+  /// Variables whose address escapes (&v, bound to a non-const reference,
+  /// captured by reference): their value may change behind the analysis.
+  std::set<const VarDecl *> AddressTaken;
+
+  //--- Derived --------------------------------------------------------------
+  AliasClasses Aliases;
+  /// Per-thread default-stream mode: the option, or a call of the API's
+  /// per-thread variants (cudaMemcpyAsync_ptsz) anywhere in the callable.
+  bool PerThread;
+  /// Results of cudaStreamQuery / cudaEventQuery kept in a variable, when
+  /// every value the variable is given is the same query.
+  llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
+
+  //--- Queries --------------------------------------------------------------
+  /// The stream an argument names; null: the argument was omitted (the
+  /// default stream).
+  StreamRef streamOf(const Expr *E);
+  /// libtorch's current CUDA stream at a point: the innermost
+  /// CUDAStreamGuard in scope or the last setCurrentCUDAStream before it,
+  /// else the default stream (PyTorch's default: the device's stream 0).
+  StreamRef currentStreamAt(SourceLocation L);
+  /// Is the stream with this key created with cudaStreamNonBlocking (or
+  /// taken from libtorch's pool)?
+  bool isNonBlockingStream(const std::string &Key) const {
+    return NonBlockingStreams.count(Key) != 0;
+  }
+
+  /// The provenance of a buffer root (bufferRoot): its alias class's,
+  /// or its declaration's (a std::vector, a local array).
+  Provenance provenanceOf(const Expr *Root);
+  /// What a variable's declaration alone says: std containers and local
+  /// arrays and scalars are pageable.
+  static Provenance varProvenance(const VarDecl *V);
+
+  /// The value of an argument that names a constant: a literal, an
+  /// enumerator, a const variable, or a local initialised once and never
+  /// changed. nullopt otherwise (and for null).
+  std::optional<long long> constantArg(const Expr *E) const;
+
+  /// The last value written to Field of the parameter struct behind `Ptr`
+  /// (`&p`) before call C, or nullptr. Field is a ParamsStructFields name
+  /// (`dstPtr.ptr` also finds `dstPtr = make_cudaPitchedPtr(h, ...)`).
+  const Expr *paramsField(const Expr *Ptr, const CallExpr *C,
+                          llvm::StringRef Field) const;
+
+  /// The cudaMemcpyKind of a copy: its kind argument, the direction its
+  /// function always has, or the fields of its parameter struct.
+  std::optional<long long> copyKind(const CallExpr *C, const ApiEntry &E) const;
+
+  /// The pointer an allocation call writes: `&p` (or `(void **)&p`).
+  const Expr *allocTarget(const CallExpr *C, const ApiEntry &E) const;
+
+private:
+  class Walker;
+  /// p.dstPtr = make_cudaPitchedPtr(h, ...); p.dstPtr.ptr = h; p.kind = k;
+  struct ParamsWrite {
+    const VarDecl *Var;
+    std::string Field;
+    const Expr *Value;
+  };
+  /// Where libtorch's current stream changes: from Begin to the end of
+  /// Scope (or of the function, for a null Scope), in source order.
+  struct StreamSetter {
+    SourceLocation Begin;
+    const Stmt *Scope;
+    StreamRef Stream;
+  };
+
+  void buildAliasesAndProvenance();
+  void applyTensorOrigin(const std::string &Key, const Expr *Rhs);
+  void collectQueryVars();
+  void collectStreamSetters();
+  Provenance declProvenance(const Expr *Root);
+  const Expr *currentStreamSource(const Expr *E) const;
+
+  std::vector<ParamsWrite> ParamsWrites;
+  std::vector<StreamSetter> Setters;
+  std::set<std::string> NonBlockingStreams;
+  bool Broken = false;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

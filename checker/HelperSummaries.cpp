@@ -1,0 +1,672 @@
+//===--- HelperSummaries.cpp - What calling a helper does ---------------===//
+
+#include "HelperSummaries.h"
+#include "ExprUtils.h"
+#include "Solver.h"
+#include "TorchModel.h"
+#include "clang/AST/ExprCXX.h"
+#include <algorithm>
+#include <set>
+
+namespace clang::tidy::cuda {
+namespace {
+
+/// A member of `this` (through any chain of members), a global, or, in a
+/// lambda, a captured variable: what the caller can name too.
+/// Also a member of an object parameter (`p.s_` of `P &p`), which the
+/// caller names through its argument.
+bool outlivesCall(const Expr *E) {
+  E = strip(E);
+  bool Member = false;
+  while (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
+    E = strip(M->getBase());
+    Member = true;
+  }
+  if (isa_and_nonnull<CXXThisExpr>(E))
+    return true;
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  return V && ((V->hasGlobalStorage() && !V->isStaticLocal()) ||
+               D->refersToEnclosingVariableOrCapture() ||
+               (Member && isa<ParmVarDecl>(V)));
+}
+
+/// Buffers a lambda can capture: what a helper's parameter is seeded on.
+bool isBufferType(QualType T) {
+  return T->isPointerType() || T->isReferenceType() || T->isArrayType() ||
+         isStdContainer(T) || isTensorType(T);
+}
+
+/// A key of a helper's (`this->s_`) as the caller names it: `obj.s_` /
+/// `p->s_` at `obj.wait()` / `p->wait()`; unchanged at a call on `this`,
+/// of a lambda (whose `this` is the caller's), and for globals. False
+/// where the object is not known.
+bool rebase(FunctionFacts &F, std::string &Key, std::string &Spelling,
+            const CallExpr *C, bool Lambda) {
+  std::optional<llvm::StringRef> Rest = thisMemberPath(Key);
+  if (Lambda || !Rest)
+    return true;
+  // `o.wait()`, or an operator called as one (`++o`, `o[i]`, `o(d)`),
+  // whose object is argument 0.
+  const Expr *Obj = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+    Obj = MC->getImplicitObjectArgument();
+  else if (argShift(C) == 1)
+    Obj = C->getArg(0);
+  if (!Obj)
+    return false;
+  if (isThis(Obj))
+    return true;
+  bool Arrow = Obj->getType()->isPointerType();
+  Key = memberKey(exprKey(Obj), Arrow, *Rest);
+  llvm::StringRef Member = Spelling;
+  Member.consume_front("this->");
+  Spelling = spelling(Obj, F.Ctx) + (Arrow ? "->" : ".") + Member.str();
+  return true;
+}
+
+/// A name of a helper's summary (a capture, a `this->` member, a global)
+/// as this caller spells it: an init-capture `[p = h]` of the lambda
+/// Lambda stands for its initializer (*Init is set to it), `this->` is
+/// rebased to the object of the member call Call. False where the caller
+/// cannot name it.
+bool nameAtCall(FunctionFacts &F, std::string &Key, std::string &Name,
+                const Expr *Call, const CXXMethodDecl *Lambda,
+                const Expr **Init = nullptr) {
+  if (!Lambda) {
+    const auto *C = dyn_cast_or_null<CallExpr>(Call);
+    if (!C)
+      return false;
+    // A member of an object parameter: of the argument here.
+    if (const FunctionDecl *Fn = C->getDirectCallee())
+      for (unsigned P = 0; P < Fn->getNumParams(); ++P) {
+        const ParmVarDecl *PD = Fn->getParamDecl(P);
+        std::optional<llvm::StringRef> Rest = paramMemberPath(Key, PD);
+        if (!Rest)
+          continue;
+        const Expr *A = paramArg(C, P);
+        if (!A)
+          return false;
+        // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
+        // is `ptr->x`, or `q.x` for the argument `&q`.
+        llvm::StringRef NameRest = Name;
+        NameRest.consume_front(PD->getName());
+        const auto *U = dyn_cast<UnaryOperator>(strip(A));
+        if (U && U->getOpcode() == UO_AddrOf && Rest->consume_front("->")) {
+          NameRest.consume_front("->");
+          Key = memberKey(exprKey(U->getSubExpr()), /*Arrow=*/false, *Rest);
+          Name = spelling(U->getSubExpr(), F.Ctx) + "." + NameRest.str();
+          return true;
+        }
+        Key = withRoot(exprKey(A), *Rest);
+        Name = spelling(A, F.Ctx) + NameRest.str();
+        return true;
+      }
+    return rebase(F, Key, Name, C, /*Lambda=*/false);
+  }
+  for (const VarDecl *V : capturedVars(Lambda)) {
+    if (!V->isInitCapture() || !V->getInit() || Key != declKey(V))
+      continue;
+    const Expr *E = V->getInit();
+    const Expr *Root = bufferRoot(E);
+    Key = exprKey(Root ? Root : E);
+    Name = spelling(Root ? Root : E, F.Ctx);
+    if (Init)
+      *Init = E;
+    return true;
+  }
+  return true; // captures and `this` are the caller's own
+}
+
+/// A stream of a helper's summary as this caller names it (nameAtCall).
+bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
+                  const CXXMethodDecl *Lambda) {
+  if (S.K != StreamRef::Named)
+    return true;
+  const Expr *Init = nullptr;
+  if (!nameAtCall(F, S.Key, S.Spelling, Call, Lambda, &Init))
+    return false;
+  if (Init)
+    S = F.streamOf(Init);
+  else
+    S.NonBlocking = F.isNonBlockingStream(S.Key);
+  return true;
+}
+
+/// Buffers the caller names too that a helper or lambda touches before
+/// synchronizing them, reported at Loc: its call (PassedToFunction of a
+/// member helper, UsedByLambda) or where a lambda is passed on
+/// (CapturedByArgument).
+void applyNamedAccesses(Solver &Sv, const PendingState &St,
+                        const HelperSummary &S, const Expr *Call,
+                        const CXXMethodDecl *Lambda, const Expr *Loc,
+                        AccessKind Kind, const NamedDecl *Callee) {
+  FunctionFacts &F = Sv.facts();
+  std::vector<StreamRef> Streams = S.CaptureStreams;
+  std::vector<bool> Known(Streams.size());
+  for (unsigned K = 0; K < Streams.size(); ++K)
+    Known[K] = streamAtCall(F, Streams[K], Call, Lambda);
+  for (const HelperSummary::NamedBuffer &B : S.Named) {
+    if (B.Unsynced.empty())
+      continue;
+    std::string Key = B.Key, Name = B.Name;
+    if (!nameAtCall(F, Key, Name, Call, Lambda))
+      continue;
+    std::string Class = F.Aliases.classKey(Key);
+    for (const auto &[Id, Pend] : St.Pending) {
+      const CopySite &Copy = Sv.copy(Id);
+      if (Copy.Buffer != Class)
+        continue;
+      // The seed on the copy's stream, if the helper names it.
+      int Seed = -1;
+      for (unsigned K = 0; K < Streams.size(); ++K)
+        if (Known[K] && Streams[K].sameStream(Copy.Stream))
+          Seed = K;
+      if (Seed >= static_cast<int>(S.NamedBufferStreams))
+        Seed = -1; // not crossed with the buffers: any stream
+      if (llvm::is_contained(B.Unsynced, Seed)) {
+        Sv.report(St, Class, Kind, Loc, nullptr, Callee, B.Site, nullptr,
+                  &Name);
+        break;
+      }
+    }
+  }
+}
+
+} // namespace
+
+const FunctionDecl *summarizable(const FunctionDecl *FD,
+                                 const SourceManager &SM) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->isTemplated() ||
+      Def->isInvalidDecl() || SM.isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual())
+    return nullptr;
+  return Def;
+}
+
+//===----------------------------------------------------------------------===//
+// Seeds
+//===----------------------------------------------------------------------===//
+
+CopySite *SummarySeeds::newSeed(CallableEffects &Out, SummarySeed S) {
+  Seeds.push_back(std::make_unique<SummarySeed>(std::move(S)));
+  Sites.push_back(std::make_unique<CopySite>());
+  Sites.back()->Seed = Seeds.back().get();
+  Out.Copies.push_back(Sites.back().get());
+  return Sites.back().get();
+}
+
+void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
+                        CallableEffects &Out) {
+  const FunctionDecl *FD = F.FD;
+  const ApiModel &Model = R.model();
+  ASTContext &Ctx = F.Ctx;
+  // Synthetic copies: on each stream parameter (buffer: none), on no
+  // particular stream (cleared only by a device-wide sync), and into each
+  // pointer parameter on each of those.
+  std::vector<int> StreamParams{-1};
+  for (unsigned P = 0; P < FD->getNumParams(); ++P)
+    if (isStreamType(FD->getParamDecl(P)->getType()))
+      StreamParams.push_back(P);
+  auto Seed = [&](int Buf, int Stream) {
+    SummarySeed Sd;
+    Sd.Param = Buf;
+    Sd.StreamParam = Stream;
+    CopySite *S = newSeed(Out, std::move(Sd));
+    if (Buf >= 0)
+      S->Buffer = F.Aliases.classKey(declKey(FD->getParamDecl(Buf)));
+    if (Stream >= 0) {
+      S->Stream.K = StreamRef::Named;
+      S->Stream.Key = declKey(FD->getParamDecl(Stream));
+    }
+  };
+  for (int S : StreamParams)
+    Seed(-1, S);
+  // Streams the helper uses that the caller names too: members of `this`
+  // (`void wait() { cudaStreamSynchronize(s_); }`), globals, a lambda's
+  // captures. A sync of one on every path is a sync at the call; a use on
+  // one is ordered after the caller's copies on it.
+  std::set<std::string> Seen;
+  std::vector<StreamRef> Streams;
+  auto SeedStream = [&](const StreamRef &St) {
+    if (St.K != StreamRef::Named || Streams.size() >= MaxSeedStreams ||
+        !Seen.insert(St.Key).second)
+      return;
+    SummarySeed Sd;
+    Sd.StreamParam = SummarySeed::MemberOrGlobalStream;
+    newSeed(Out, std::move(Sd))->Stream = St;
+    Streams.push_back(St);
+  };
+  // Synchronized streams first: past the cap, a stream only used is the
+  // one to lose.
+  for (bool Syncs : {true, false})
+    for (const CallExpr *C : F.Calls) {
+      const Expr *StreamE = nullptr;
+      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      bool IsSync = E && synchronizesStreamArg(E->Role);
+      if (IsSync != Syncs)
+        continue;
+      if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C))
+        StreamE = K->getConfig() ? arg(K->getConfig(), 3) : nullptr;
+      else if (E)
+        StreamE = arg(C, E->StreamArg);
+      if (StreamE && outlivesCall(StreamE))
+        SeedStream(F.streamOf(StreamE));
+      // Handed to a helper that may sync it (`syncS(s_)`).
+      if (!E && !isa<CUDAKernelCallExpr>(C))
+        for (const Expr *A : C->arguments())
+          if (isStreamType(A->getType()) && outlivesCall(A))
+            SeedStream(F.streamOf(A));
+    }
+  // Member functions (and lambdas) called on `this`, whose summaries name
+  // its members as this helper does.
+  for (const CallExpr *C : F.Calls) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+    const FunctionDecl *Callee = C->getDirectCallee();
+    bool OnThis = (MC && isThis(MC->getImplicitObjectArgument())) ||
+                  lambdaOperator(Callee);
+    if (!OnThis || Model.lookup(Callee) ||
+        !summarizable(Callee, Ctx.getSourceManager()))
+      continue;
+    if (const HelperSummary *CS = R.summaryOf(Callee))
+      ThisCalleeSummaries.push_back(CS);
+  }
+  for (const HelperSummary *CS : ThisCalleeSummaries)
+    for (const StreamRef &St : CS->CaptureStreams)
+      if (thisMemberPath(St.Key))
+        SeedStream(St);
+  const CXXMethodDecl *Op = lambdaOperator(FD);
+  if (Op)
+    for (const VarDecl *V : capturedVars(Op))
+      if (isStreamType(V->getType())) {
+        StreamRef St;
+        St.K = StreamRef::Named;
+        St.Key = declKey(V);
+        St.Spelling = V->getName().str();
+        SeedStream(St);
+      }
+  for (unsigned P = 0; P < FD->getNumParams(); ++P) {
+    QualType T = FD->getParamDecl(P)->getType();
+    if (T->isPointerType() || T->isReferenceType() || isStdContainer(T))
+      for (int S : StreamParams)
+        Seed(P, S);
+  }
+  // Events the helper synchronizes that the caller names too: an event
+  // seed is covered by its event at entry (see seedEntry()).
+  std::set<std::string> SeenEvents;
+  auto SeedEvent = [&](const std::string &Key, const std::string &Name,
+                       int Param) {
+    if (!SeenEvents.insert(Key).second)
+      return;
+    SummarySeed Sd;
+    Sd.Event = Key;
+    Sd.EventName = Name;
+    Sd.EventParam = Param;
+    newSeed(Out, std::move(Sd));
+  };
+  for (const CallExpr *C : F.Calls) {
+    const ApiEntry *E = Model.lookup(C->getDirectCallee());
+    const Expr *Ev = E && synchronizesEventArg(E->Role) ? arg(C, E->EventArg)
+                                                        : nullptr;
+    if (!Ev)
+      continue;
+    int Param = -1;
+    if (const auto *D = dyn_cast<DeclRefExpr>(strip(Ev)))
+      for (unsigned P = 0; P < FD->getNumParams(); ++P)
+        if (D->getDecl() == FD->getParamDecl(P))
+          Param = P;
+    if (Param < 0 && !outlivesCall(Ev))
+      continue;
+    SeedEvent(exprKey(Ev), spelling(Ev, Ctx), Param);
+  }
+  // What member functions called on `this` do to its members (`void
+  // wait() { doWait(); }`): the same seeds, so that their effects pass
+  // through this helper to its caller.
+  for (const HelperSummary *CS : ThisCalleeSummaries)
+    for (const HelperSummary::EventRef &E : CS->SyncsEvents)
+      if (thisMemberPath(E.Key))
+        SeedEvent(E.Key, E.Spelling, -1);
+  // Buffers the caller names too: a lambda's captures, and members of
+  // `this` and globals the body names. Each on no particular stream, and
+  // on each stream seeded above.
+  auto SeedNamed = [&](std::string Key, std::string Name, const VarDecl *V) {
+    if (Named.size() >= MaxNamedBuffers ||
+        llvm::any_of(Named, [&](const auto &B) { return B.Key == Key; }))
+      return;
+    for (int K = -1;
+         K < static_cast<int>(std::min(Streams.size(), MaxNamedStreams));
+         ++K) {
+      SummarySeed Sd;
+      Sd.Named = Named.size();
+      if (K >= 0)
+        Sd.StreamParam = SummarySeed::MemberOrGlobalStream;
+      CopySite *S = newSeed(Out, std::move(Sd));
+      S->Buffer = F.Aliases.classKey(Key);
+      if (K >= 0)
+        S->Stream = Streams[K];
+    }
+    HelperSummary::NamedBuffer B;
+    B.Key = std::move(Key);
+    B.Name = std::move(Name);
+    B.Var = V;
+    Named.push_back(std::move(B));
+  };
+  if (Op)
+    for (const VarDecl *V : capturedVars(Op))
+      if (isBufferType(V->getType()))
+        SeedNamed(declKey(V), V->getName().str(), V);
+  for (const HelperSummary *CS : ThisCalleeSummaries)
+    for (const HelperSummary::NamedBuffer &B : CS->Named)
+      if (thisMemberPath(B.Key))
+        SeedNamed(B.Key, B.Name, nullptr);
+  for (const Expr *E : F.Candidates) {
+    // The outermost member chain on `this`, or a global: `h_`, `buf_.h`.
+    if (isa_and_nonnull<MemberExpr>(F.PM.getParent(E)) ||
+        !isBufferType(E->getType()) || !outlivesCall(E))
+      continue;
+    const auto *D = dyn_cast<DeclRefExpr>(strip(E));
+    if (D && (D->refersToEnclosingVariableOrCapture() ||
+              Ctx.getSourceManager().isInSystemHeader(
+                  D->getDecl()->getLocation())))
+      continue; // a capture, seeded above; stderr and the like
+    SeedNamed(exprKey(E), spelling(E, Ctx), nullptr);
+  }
+}
+
+void SummarySeeds::seedEntry(const CallableEffects &E, PendingState &Entry) {
+  for (unsigned Id = 0; Id < E.Copies.size(); ++Id)
+    if (const SummarySeed *S = E.Copies[Id]->Seed) {
+      Entry.Pending[Id] = PendingCopy{MissNote{}, {Literals{}}, Id};
+      if (!S->Event.empty())
+        Entry.Events[S->Event].Covered.insert(Id);
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Extraction
+//===----------------------------------------------------------------------===//
+
+std::unique_ptr<HelperSummary>
+SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
+                      const CallableEffects &E, const PendingState &Exit,
+                      const std::vector<Finding> &Findings) const {
+  const FunctionDecl *Def = F.FD;
+  auto S = std::make_unique<HelperSummary>();
+  unsigned NP = Def->getNumParams();
+  S->SyncsStreamParam.assign(NP, false);
+  S->AccessedUnlessSynced.assign(NP, {});
+  S->AccessSite.assign(NP, nullptr);
+  // A seed that is not pending at the exit was synchronized on every path.
+  // (An exit that is never reached leaves nothing pending: noreturn helpers
+  // count as synchronizing, which is harmless since the caller stops.)
+  S->SyncsEventParam.assign(NP, false);
+  for (unsigned Id = 0; Id < E.Copies.size(); ++Id) {
+    const CopySite &C = *E.Copies[Id];
+    const SummarySeed *Sd = C.Seed;
+    if (!Sd || Sd->Param >= 0 || Sd->Named >= 0)
+      continue;
+    bool Cleared = !Exit.Pending.count(Id);
+    if (!Sd->Event.empty()) {
+      if (Cleared && Sd->EventParam >= 0)
+        S->SyncsEventParam[Sd->EventParam] = true;
+      else if (Cleared)
+        S->SyncsEvents.push_back({Sd->Event, Sd->EventName});
+      continue;
+    }
+    if (Sd->StreamParam == SummarySeed::MemberOrGlobalStream) {
+      S->CaptureStreams.push_back(C.Stream);
+      if (Cleared)
+        S->SyncsStreams.push_back(C.Stream);
+      continue;
+    }
+    if (Sd->StreamParam < 0)
+      S->SyncsDevice = Cleared;
+    else
+      S->SyncsStreamParam[Sd->StreamParam] = Cleared;
+  }
+  S->Named = Named;
+  S->NamedBufferStreams =
+      std::min<size_t>(S->CaptureStreams.size(), MaxNamedStreams);
+  for (const Finding &Fd : Findings) {
+    const SummarySeed *Sd = Fd.Copy->Seed;
+    if (Sd && Sd->Named >= 0) {
+      int Seed = -1;
+      for (unsigned K = 0; K < S->CaptureStreams.size(); ++K)
+        if (Sd->StreamParam == SummarySeed::MemberOrGlobalStream &&
+            S->CaptureStreams[K].sameStream(Fd.Copy->Stream))
+          Seed = K;
+      HelperSummary::NamedBuffer &B = S->Named[Sd->Named];
+      if (!llvm::is_contained(B.Unsynced, Seed))
+        B.Unsynced.push_back(Seed);
+      if (!B.Site)
+        B.Site = Fd.Access;
+      continue;
+    }
+    if (!Sd || Sd->Param < 0)
+      continue;
+    auto &Seeds = S->AccessedUnlessSynced[Sd->Param];
+    if (!llvm::is_contained(Seeds, Sd->StreamParam))
+      Seeds.push_back(Sd->StreamParam);
+    if (!S->AccessSite[Sd->Param])
+      S->AccessSite[Sd->Param] = Fd.Access;
+  }
+  // Events recorded on every path, on a stream the caller can name.
+  std::vector<std::string> ParamKeys;
+  for (unsigned P = 0; P < NP; ++P)
+    ParamKeys.push_back(declKey(Def->getParamDecl(P)));
+  auto ParamOf = [&](const std::string &Key) {
+    auto It = llvm::find(ParamKeys, Key);
+    return It == ParamKeys.end() ? -1
+                                 : static_cast<int>(It - ParamKeys.begin());
+  };
+  const ApiModel &Model = R.model();
+  for (const auto &[Key, Info] : Exit.Events) {
+    const auto *Rec = dyn_cast_or_null<CallExpr>(Info.Record);
+    const ApiEntry *A = Rec ? Model.lookup(Rec->getDirectCallee()) : nullptr;
+    if (!A || A->Role != ApiRole::EventRecord)
+      continue; // a seed's entry, or a record by a nested helper
+    const Expr *Ev = arg(Rec, A->EventArg);
+    const Expr *St = arg(Rec, A->StreamArg);
+    HelperSummary::EventRecord ER;
+    ER.EventParam = ParamOf(Key);
+    ER.Event = {Key, spelling(Ev, F.Ctx)};
+    if (ER.EventParam < 0 && !outlivesCall(Ev))
+      continue;
+    ER.Stream = Info.Stream;
+    if (Info.Stream.K == StreamRef::Named) {
+      ER.StreamParam = ParamOf(Info.Stream.Key);
+      if (ER.StreamParam < 0 && !(St && outlivesCall(St)))
+        continue;
+    } else if (Info.Stream.K == StreamRef::Unknown) {
+      continue;
+    }
+    S->RecordsEvents.push_back(ER);
+  }
+  // Copies into parameters still in flight when the helper returns.
+  for (const auto &[Id, Pend] : Exit.Pending) {
+    const CopySite &C = *E.Copies[Pend.Site];
+    if (C.Seed)
+      continue;
+    HelperSummary::PendingCopy PC{0, -1, C.Stream,
+                                  C.InnerCopy ? C.InnerCopy : C.Call};
+    if (C.Stream.K == StreamRef::Named)
+      PC.StreamParam = ParamOf(C.Stream.Key);
+    // Into a buffer the caller names too (a capture, a member of `this`).
+    for (unsigned N = 0; N < S->Named.size(); ++N)
+      if (F.Aliases.classKey(S->Named[N].Key) == C.Buffer) {
+        PC.DstNamed = N;
+        S->CopiesLeftPending.push_back(PC);
+      }
+    PC.DstNamed = -1;
+    for (unsigned P = 0; P < NP; ++P) {
+      if (F.Aliases.classKey(ParamKeys[P]) != C.Buffer)
+        continue;
+      PC.DstParam = P;
+      S->CopiesLeftPending.push_back(PC);
+    }
+  }
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Application at a call
+//===----------------------------------------------------------------------===//
+
+std::vector<unsigned> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
+                                       CallableEffects &Out,
+                                       const HelperSummary &S,
+                                       const CallExpr *C,
+                                       const CXXMethodDecl *CalleeLambda) {
+  std::vector<unsigned> Ids;
+  for (const HelperSummary::PendingCopy &PC : S.CopiesLeftPending) {
+    std::string Key, Name;
+    Provenance Prov;
+    if (PC.DstNamed >= 0) {
+      const HelperSummary::NamedBuffer &B = S.Named[PC.DstNamed];
+      Key = B.Key;
+      Name = B.Name;
+      const Expr *Init = nullptr;
+      if (!nameAtCall(F, Key, Name, C, CalleeLambda, &Init))
+        continue;
+      const Expr *Root = Init ? bufferRoot(Init) : nullptr;
+      Prov = Root ? F.provenanceOf(Root)
+                  : std::max(F.Aliases.provenance(Key),
+                             B.Var ? FunctionFacts::varProvenance(B.Var)
+                                   : Provenance::Unknown);
+    } else {
+      const Expr *Dst = paramArg(C, PC.DstParam);
+      const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
+      if (!Root)
+        continue;
+      Key = exprKey(Root);
+      Name = spelling(Root, F.Ctx);
+      Prov = F.provenanceOf(Root);
+    }
+    if (Prov == Provenance::Device ||
+        (Prov == Provenance::Pageable && !R.options().StrictMode))
+      continue;
+    StreamRef Stream =
+        PC.StreamParam >= 0 ? F.streamOf(paramArg(C, PC.StreamParam))
+                            : PC.Stream;
+    if (PC.StreamParam < 0 &&
+        !streamAtCall(F, Stream, C, CalleeLambda))
+      Stream = StreamRef{}; // an object the caller cannot name
+    CopySite *Site = Out.newCopy(R);
+    Site->Call = C;
+    Site->InnerCopy = PC.Copy;
+    Site->Buffer = F.Aliases.classKey(Key);
+    Site->BufferName = Name;
+    Site->Stream = Stream;
+    Site->Pageable = Prov == Provenance::Pageable;
+    Ids.push_back(Out.Copies.size() - 1);
+  }
+  return Ids;
+}
+
+void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
+  FunctionFacts &F = Sv.facts();
+  const CallExpr *C = Ev.CE;
+  const HelperSummary *S = Ev.Summary;
+  unsigned NumArgs = C->getNumArgs();
+  unsigned Shift = argShift(C);
+  // A lambda is named by its variable (`read(h)`: "passed to 'read'").
+  const CXXMethodDecl *Lambda = lambdaOperator(C->getDirectCallee());
+  const VarDecl *LambdaVar = nullptr;
+  if (Lambda) {
+    // `f()` carries the closure as argument 0; `f.operator()()` as the
+    // object.
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+    lambdaOf(MC ? MC->getImplicitObjectArgument()
+                : (NumArgs ? C->getArg(0) : nullptr),
+             &LambdaVar);
+  }
+  const NamedDecl *Callee = LambdaVar
+                                ? static_cast<const NamedDecl *>(LambdaVar)
+                                : C->getDirectCallee();
+  for (unsigned I = Shift; I < NumArgs; ++I) {
+    const Expr *A = C->getArg(I);
+    const Expr *Root = bufferRoot(A);
+    if (!Root)
+      continue;
+    std::string Class = F.Aliases.classKey(exprKey(Root));
+    unsigned P = I - Shift;
+    if (!S || P >= S->AccessedUnlessSynced.size()) {
+      Sv.report(St, Class, AccessKind::PassedToFunction, A, Root, Callee);
+      continue;
+    }
+    // Which of the helper's seeds matches each pending copy's stream?
+    for (const auto &[Id, Pend] : St.Pending) {
+      const CopySite *Copy = &Sv.copy(Id);
+      if (Copy->Buffer != Class)
+        continue;
+      int Seed = -1;
+      for (unsigned J = 0; J < S->SyncsStreamParam.size(); ++J)
+        if (J + Shift < NumArgs &&
+            isStreamType(C->getArg(J + Shift)->getType()) &&
+            F.streamOf(C->getArg(J + Shift)).sameStream(Copy->Stream))
+          Seed = J;
+      if (llvm::is_contained(S->AccessedUnlessSynced[P], Seed)) {
+        Sv.report(St, Class, AccessKind::PassedToFunction, A, Root, Callee,
+               S->AccessSite[P]);
+        break;
+      }
+    }
+  }
+  if (!S)
+    return;
+  // Buffers the caller names too: a lambda's captures, members of the
+  // object called on, globals.
+  if (Lambda)
+    applyNamedAccesses(Sv, St, *S, C, Lambda, C, AccessKind::UsedByLambda,
+                       LambdaVar);
+  else
+    applyNamedAccesses(Sv, St, *S, C, nullptr, C, AccessKind::UsedByCallee,
+                       C->getDirectCallee());
+  for (StreamRef Synced : S->SyncsStreams)
+    if (streamAtCall(F, Synced, C, Lambda))
+      Sv.syncStream(St, Synced, C);
+  for (HelperSummary::EventRef Synced : S->SyncsEvents)
+    if (nameAtCall(F, Synced.Key, Synced.Spelling, C, Lambda))
+      Sv.syncEvent(St, Synced.Key, Synced.Spelling, C);
+  for (unsigned J = 0; J < S->SyncsEventParam.size(); ++J)
+    if (S->SyncsEventParam[J] && J + Shift < NumArgs)
+      Sv.syncEvent(St, C->getArg(J + Shift), C);
+  for (HelperSummary::EventRecord Rec : S->RecordsEvents) {
+    std::string EventKey = Rec.Event.Key;
+    if (Rec.EventParam >= 0) {
+      if (Rec.EventParam + Shift >= NumArgs)
+        continue;
+      EventKey = exprKey(C->getArg(Rec.EventParam + Shift));
+    } else if (!nameAtCall(F, EventKey, Rec.Event.Spelling, C, Lambda)) {
+      continue;
+    }
+    StreamRef On = Rec.Stream;
+    if (Rec.StreamParam >= 0) {
+      if (Rec.StreamParam + Shift >= NumArgs)
+        continue;
+      On = F.streamOf(C->getArg(Rec.StreamParam + Shift));
+    } else if (!streamAtCall(F, On, C, Lambda)) {
+      continue;
+    }
+    Sv.recordEvent(St, EventKey, On, C);
+  }
+  if (S->SyncsDevice) {
+    St.Pending.clear();
+  } else {
+    for (unsigned J = 0; J < S->SyncsStreamParam.size(); ++J)
+      if (S->SyncsStreamParam[J] && J + Shift < NumArgs)
+        Sv.syncStream(St, F.streamOf(C->getArg(J + Shift)), C);
+  }
+  for (unsigned Id : Ev.HelperCopies)
+    Sv.issue(St, Id);
+}
+
+void applyLambdaArg(Solver &Sv, const PendingState &St, const Effect &Ev) {
+  applyNamedAccesses(Sv, St, *Ev.Summary,
+                     Ev.Anchor ? dyn_cast<Expr>(Ev.Anchor) : nullptr,
+                     Ev.Lambda, Ev.Loc, Ev.AK, Ev.Callee);
+}
+
+} // namespace clang::tidy::cuda

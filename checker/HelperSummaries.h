@@ -1,0 +1,183 @@
+//===--- HelperSummaries.h - What calling a helper does ---------*- C++ -*-===//
+//
+// One concern: helpers (and lambdas) defined in the translation unit, looked
+// through by summaries instead of being inlined:
+//  - eligibility (summarizable);
+//  - seeds: a summary run starts with synthetic pending copies -- into each
+//    pointer parameter on each stream parameter and on no particular stream,
+//    on streams and buffers the caller names too (members of `this`,
+//    globals, a lambda's captures), and covered by events the helper
+//    synchronizes -- and asks, at the helper's exit and at each access,
+//    what became of each;
+//  - extraction: the HelperSummary, from the exit state and the findings;
+//  - application at a call: the summary rebased to the caller's names
+//    (parameter -> argument, `this` -> the object called on, an
+//    init-capture -> its initializer), the syncs, records and accesses it
+//    implies, and the copies it leaves in flight.
+// The cache, the depth bound and the recursion into the solver for a
+// helper's body are AsyncCopyAnalysis::summary's.
+//
+// May call: FunctionFacts, Effects, Solver (its transfers), PendingState,
+// AccessPath, ExprUtils, CudaApiModel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_HELPERSUMMARIES_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_HELPERSUMMARIES_H
+
+#include "CallableRun.h"
+#include "Effects.h"
+#include "FunctionFacts.h"
+#include "PendingState.h"
+#include "clang/Basic/SourceManager.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+class Solver;
+
+/// What calling a same-TU helper does, in terms of its parameters.
+struct HelperSummary {
+  bool SyncsDevice = false;           ///< on every path to its exit
+  std::vector<bool> SyncsStreamParam; ///< per parameter
+  /// Streams that are not parameters but members of the object the helper
+  /// is called on (`this->s_`) or globals, synchronized on every path;
+  /// keyed as in the helper (`this->...`), rebased at the call.
+  std::vector<StreamRef> SyncsStreams;
+  /// Events synchronized on every path (cudaEventSynchronize, or a helper
+  /// that does), whatever was recorded into them before the call: per
+  /// parameter, and those the caller names too (members, keyed as in the
+  /// helper and rebased at the call, globals, captures).
+  std::vector<bool> SyncsEventParam;
+  struct EventRef {
+    std::string Key, Spelling;
+  };
+  std::vector<EventRef> SyncsEvents;
+  /// Events recorded on every path (cudaEventRecord in the helper, the last
+  /// record on each path on the same stream): `void record() {
+  /// cudaEventRecord(ev_, s_); }`. The event and the stream are each a
+  /// parameter (index) or named as in SyncsEvents / SyncsStreams.
+  struct EventRecord {
+    int EventParam = -1;
+    EventRef Event;
+    int StreamParam = -1;
+    StreamRef Stream;
+  };
+  std::vector<EventRecord> RecordsEvents;
+  /// Per pointer parameter: touched on the host before a sync of the
+  /// given stream parameter (index), or of no stream at all (-1).
+  std::vector<std::vector<int>> AccessedUnlessSynced;
+  std::vector<const Stmt *> AccessSite; ///< per parameter, first access
+  struct PendingCopy {
+    unsigned DstParam;
+    int StreamParam; ///< -1: the stream is Stream below
+    StreamRef Stream;
+    const Expr *Copy;
+    /// Or into a buffer the caller names too (DstParam unused): an index
+    /// into Named.
+    int DstNamed = -1;
+  };
+  std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
+
+  // Buffers and streams the caller can name too, by their keys here: a
+  // lambda's captures (C++ [expr.prim.lambda.capture]: a capture names the
+  // enclosing function's variable; an init-capture `[p = h]` is mapped to
+  // its initializer at the call), members of `this` (rebased to the object
+  // called on, as SyncsStreams), globals.
+  /// Streams the helper may use or synchronize that the caller names too.
+  std::vector<StreamRef> CaptureStreams;
+  /// How many of CaptureStreams (the first) the named buffers are seeded
+  /// on; a copy on a later one is answered by the "any stream" seed.
+  unsigned NamedBufferStreams = 0;
+  struct NamedBuffer {
+    std::string Key, Name;
+    const VarDecl *Var = nullptr; ///< a captured variable, for provenance
+    /// Seeds under which it is touched before a sync: an index into
+    /// CaptureStreams (a copy on that stream), or -1 (on any other stream).
+    std::vector<int> Unsynced;
+    const Stmt *Site = nullptr; ///< the first access, for the note
+  };
+  /// Every such buffer the helper names; touched where Unsynced is not empty.
+  std::vector<NamedBuffer> Named;
+};
+
+/// Helpers whose bodies are looked through: defined outside system headers,
+/// not templated patterns, not virtual (an override may run instead). The
+/// definition, or null.
+const FunctionDecl *summarizable(const FunctionDecl *FD,
+                                 const SourceManager &SM);
+
+/// A synthetic copy a summary run seeds at the helper's entry (read only by
+/// this file's code; a CopySite points to it).
+struct SummarySeed {
+  /// A stream seed that is neither a parameter nor "any stream".
+  static constexpr int MemberOrGlobalStream = -2;
+  int Param = -1;       ///< into this buffer parameter (or -1)
+  int StreamParam = -1; ///< on this stream parameter (-1: any stream)
+  /// Into a buffer the caller names too (Param is then -1): a lambda's
+  /// capture, a member of `this`, a global. An index into
+  /// HelperSummary::Named.
+  int Named = -1;
+  /// An event the helper synchronizes (a parameter, member, global or
+  /// capture), which covers this seed at entry; cleared at exit iff the
+  /// helper synchronizes that event on every path.
+  std::string Event, EventName; ///< its key (empty: none), name
+  int EventParam = -1;          ///< Event is this parameter (or -1)
+};
+
+/// The seeds of one summary run, and what extraction needs of them.
+class SummarySeeds {
+public:
+  /// Adds the seeds of the helper of F to Out.Copies, which must still be
+  /// empty (seeds come first). May compute summaries of member functions
+  /// called on `this` (through R).
+  void seed(CallableRun &R, FunctionFacts &F, CallableEffects &Out);
+
+  /// The entry state of a run: every seed pending, event seeds covered by
+  /// their event.
+  static void seedEntry(const CallableEffects &E, PendingState &Entry);
+
+  /// The helper's summary, from the state at its exit and the findings of
+  /// its run.
+  std::unique_ptr<HelperSummary>
+  extract(const CallableRun &R, FunctionFacts &F, const CallableEffects &E,
+          const PendingState &Exit, const std::vector<Finding> &Findings) const;
+
+  /// Bounds on the seeds of one summary: streams the caller names, buffers
+  /// it names, and the streams those buffers are crossed with.
+  static constexpr size_t MaxSeedStreams = 16, MaxNamedBuffers = 8,
+                          MaxNamedStreams = 4;
+
+private:
+  CopySite *newSeed(CallableEffects &Out, SummarySeed S);
+
+  std::vector<std::unique_ptr<SummarySeed>> Seeds;
+  std::vector<std::unique_ptr<CopySite>> Sites;
+  /// The buffers seeds' Named indexes.
+  std::vector<HelperSummary::NamedBuffer> Named;
+  /// Summaries of member functions called on `this`.
+  std::vector<const HelperSummary *> ThisCalleeSummaries;
+};
+
+/// The copies a helper's summary leaves in flight, as copy sites of the
+/// caller at call C (their ids in Out.Copies). CalleeLambda: the callee's
+/// call operator when it is a lambda.
+std::vector<unsigned> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
+                                       CallableEffects &Out,
+                                       const HelperSummary &S,
+                                       const CallExpr *C,
+                                       const CXXMethodDecl *CalleeLambda);
+
+/// The transfer of a Call effect: the helper's accesses of its arguments
+/// and of names the caller shares, its syncs and records, and its copies.
+void applyHelperCall(Solver &S, PendingState &St, const Effect &Ev);
+
+/// The reporting of a LambdaArg effect: the lambda's unsynchronized
+/// accesses of its captures, at the call it is handed to.
+void applyLambdaArg(Solver &S, const PendingState &St, const Effect &Ev);
+
+} // namespace clang::tidy::cuda
+
+#endif

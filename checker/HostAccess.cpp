@@ -1,0 +1,237 @@
+//===--- HostAccess.cpp - What an occurrence of a buffer does -----------===//
+
+#include "HostAccess.h"
+#include "ExprUtils.h"
+#include "TorchModel.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace clang::tidy::cuda {
+
+std::optional<HostAccess> classifyHostAccess(const Expr *Node,
+                                             const HostAccessContext &Ctx) {
+  const ParentMap &PM = Ctx.PM;
+  const Stmt *Cur = Node;
+  bool Element = false; // Cur denotes an element, not the pointer/object
+  auto Emit = [&](AccessKind K, const Stmt *Anchor,
+                  const NamedDecl *Callee = nullptr) {
+    return std::optional<HostAccess>(
+        HostAccess{K, Anchor, cast<Expr>(Cur), Callee});
+  };
+  for (unsigned Steps = 0; Steps < 64; ++Steps) {
+    const Stmt *P = PM.getParent(Cur);
+    if (!P)
+      return std::nullopt;
+    if (isa<ParenExpr, ExplicitCastExpr, ConditionalOperator,
+            MaterializeTemporaryExpr, ExprWithCleanups,
+            CXXBindTemporaryExpr>(P)) {
+      if (const auto *CO = dyn_cast<ConditionalOperator>(P);
+          CO && CO->getCond() == Cur)
+        return std::nullopt;
+      Cur = P;
+      continue;
+    }
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() == CK_LValueToRValue && Element)
+        return Emit(AccessKind::Read, P);
+      Cur = P;
+      continue;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+      bool IsLhs = B->getLHS()->IgnoreParens() == Cur;
+      if (B->isAdditiveOp() && B->getType()->isPointerType()) {
+        Cur = P;
+        continue;
+      }
+      if (B->isAssignmentOp()) {
+        if (IsLhs && Element)
+          return Emit(AccessKind::Write, P);
+        if (!IsLhs && Element)
+          return Emit(AccessKind::Read, P);
+        // The pointer itself is rebound or copied (an alias).
+        return std::nullopt;
+      }
+      if (B->getOpcode() == BO_Comma && !IsLhs) {
+        Cur = P;
+        continue;
+      }
+      if (Element)
+        return Emit(AccessKind::Read, P);
+      return std::nullopt; // comparisons and tests of the pointer value
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+      switch (U->getOpcode()) {
+      case UO_Deref:
+        if (Element)
+          return Emit(AccessKind::Read, P);
+        Element = true;
+        Cur = P;
+        continue;
+      case UO_AddrOf:
+        if (!Element)
+          return std::nullopt; // &p: the pointer variable's own address
+        Element = false;
+        Cur = P;
+        continue;
+      case UO_PreInc:
+      case UO_PreDec:
+      case UO_PostInc:
+      case UO_PostDec:
+        if (Element)
+          return Emit(AccessKind::Write, P);
+        return std::nullopt;
+      default:
+        if (Element)
+          return Emit(AccessKind::Read, P);
+        return std::nullopt;
+      }
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(P)) {
+      if (A->getBase()->IgnoreParenImpCasts() != Cur &&
+          A->getBase()->IgnoreParens() != Cur)
+        return std::nullopt; // used as an index
+      if (Element)
+        return Emit(AccessKind::Read, P);
+      Element = true;
+      Cur = P;
+      continue;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(P)) {
+      if (M->isArrow() && !Element) { // h->x
+        Element = true;
+        Cur = P;
+        continue;
+      }
+      if (Element) { // h[i].x, h[i].method()
+        if (const auto *MC =
+                dyn_cast_or_null<CXXMemberCallExpr>(PM.getParent(P));
+            MC && MC->getCallee()->IgnoreParens() == P)
+          return Emit(AccessKind::Read, MC);
+        Cur = P;
+        continue;
+      }
+      // v.method(): a container or tensor object.
+      const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(PM.getParent(P));
+      const CXXMethodDecl *Method = MC ? MC->getMethodDecl() : nullptr;
+      if (!Method || !Method->getIdentifier())
+        return Emit(AccessKind::Read, P);
+      llvm::StringRef Name = Method->getName();
+      if (isDataAccessor(Name)) {
+        Cur = MC;
+        continue;
+      }
+      // Metadata, not storage (containers and tensors).
+      if (isMetadataMethod(Name))
+        return std::nullopt;
+      // A copy to the GPU on the current stream is ordered after the
+      // copy that produced the tensor.
+      if (Name == "cuda" || (Name == "to" && targetsCuda(MC)))
+        return std::nullopt;
+      // A view shares the storage: what is done with it decides.
+      if (isTensorType(MC->getType()) && isTensorView(Name)) {
+        Cur = MC;
+        continue;
+      }
+      Cur = MC;
+      bool Mutates = isMutatingMethod(Name);
+      return Emit(Mutates ? AccessKind::Write : AccessKind::Read, MC);
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P);
+        Op && Op->getOperator() != OO_Call) {
+      if (Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur &&
+          isTensorType(Op->getType())) {
+        Cur = P; // t[0] is a view of t's storage
+        continue;
+      }
+      if (Op->isAssignmentOp() && Op->getArg(0) == Cur &&
+          Ctx.BindingAssignments.count(Op))
+        // `t = b.to(kCPU, true)`: binds the copy's destination.
+        return std::nullopt;
+      if (Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur) {
+        if (Element)
+          return Emit(AccessKind::Read, P);
+        Element = true;
+        Cur = P;
+        continue;
+      }
+      if (Op->isAssignmentOp() && Op->getArg(0) == Cur)
+        return Emit(AccessKind::Write, P);
+      return Emit(AccessKind::Read, P);
+    }
+    if (const auto *C = dyn_cast<CallExpr>(P)) {
+      if (C->getCallee()->IgnoreParenImpCasts() == Cur)
+        return std::nullopt;
+      if (isStdCast(C)) {
+        Cur = P;
+        continue;
+      }
+      if (Ctx.isModelledCall(C))
+        return std::nullopt; // its own transfer function handles the argument
+      if (!Element &&
+          Ctx.isSummarizable(C->getDirectCallee()))
+        return std::nullopt; // applyHelper decides from the helper's summary
+      // A tensor handle stored in a container (outs.push_back(t)) is
+      // another handle to the storage, not a read of it.
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+          MC && !Element && isTensorType(cast<Expr>(Cur)->getType()) &&
+          MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+          isHandleStore(MC->getMethodDecl()->getName()))
+        return std::nullopt;
+      // The pointer, or an element bound to a reference parameter.
+      return Emit(AccessKind::PassedToFunction, C, C->getDirectCallee());
+    }
+    if (isa<InitListExpr, CXXStdInitializerListExpr>(P) && !Element &&
+        !cast<Expr>(Cur)->getType()->isPointerType()) {
+      Cur = P; // torch::cat({a, b}): the list is what is passed
+      continue;
+    }
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(P)) {
+      if (isTensorType(CC->getType()) && !Element) {
+        // Another handle to the same storage: an alias where it is bound
+        // to a variable or returned; passed on (by value, in a list),
+        // what it is passed to decides.
+        if (isa_and_nonnull<DeclStmt, ReturnStmt>(PM.getParent(CC)))
+          return std::nullopt;
+        Cur = P;
+        continue;
+      }
+      // A wrapper built only to be passed on (an ArrayRef or list of
+      // tensors for torch::cat): the call it is passed to is the consumer.
+      const Stmt *Up = PM.getParent(CC);
+      while (isa_and_nonnull<MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                              ImplicitCastExpr>(Up))
+        Up = PM.getParent(Up);
+      if (!Element && isa_and_nonnull<CallExpr>(Up)) {
+        Cur = P;
+        continue;
+      }
+      const CXXConstructorDecl *Ctor = CC->getConstructor();
+      if (Ctor && (Ctor->isCopyOrMoveConstructor() || Element))
+        return Emit(AccessKind::Read, P);
+      return Emit(AccessKind::PassedToFunction, P,
+                  Ctor ? Ctor->getParent() : nullptr);
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      if (const auto *For = dyn_cast_or_null<CXXForRangeStmt>(PM.getParent(DS));
+          For && For->getRangeStmt() == DS)
+        return Emit(AccessKind::Read, Cur);
+      if (Element) {
+        const auto *V = DS->isSingleDecl()
+                            ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                            : nullptr;
+        if (V && V->getType()->isReferenceType())
+          return std::nullopt; // float &r = h[0]: an alias of the element
+        return Emit(AccessKind::Read, Cur);
+      }
+      return std::nullopt; // float *p = h + k: an alias
+    }
+    if (isa<CXXForRangeStmt>(P))
+      return Emit(AccessKind::Read, Cur);
+    if (Element)
+      return Emit(AccessKind::Read, Cur);
+    return std::nullopt; // return p; if (p); init lists; ...
+  }
+  return std::nullopt;
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,150 @@
+//===--- PendingState.cpp - The dataflow fact: copies in flight ---------===//
+
+#include "PendingState.h"
+#include <algorithm>
+#include <iterator>
+#include <tuple>
+
+namespace clang::tidy::cuda {
+namespace {
+
+template <class T> std::set<T> intersect(const std::set<T> &A,
+                                         const std::set<T> &B) {
+  std::set<T> R;
+  std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),
+                        std::inserter(R, R.begin()));
+  return R;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Literal
+//===----------------------------------------------------------------------===//
+
+bool Literal::operator<(const Literal &O) const {
+  return std::tie(V, Eq, C) < std::tie(O.V, O.Eq, O.C);
+}
+
+bool Literal::operator==(const Literal &O) const {
+  return V == O.V && Eq == O.Eq && C == O.C;
+}
+
+bool Literal::contradicts(const Literal &O) const {
+  if (V != O.V)
+    return false;
+  if (Eq && O.Eq)
+    return C != O.C;
+  return Eq != O.Eq && C == O.C;
+}
+
+//===----------------------------------------------------------------------===//
+// PendingCopy
+//===----------------------------------------------------------------------===//
+
+bool PendingCopy::operator==(const PendingCopy &O) const {
+  return Miss.Reason == O.Miss.Reason && Miss.Where == O.Miss.Where &&
+         Conditions == O.Conditions && Site == O.Site;
+}
+
+void PendingCopy::addConditions(const std::set<Literals> &More) {
+  Conditions.insert(More.begin(), More.end());
+  simplify();
+}
+
+void PendingCopy::simplify() {
+  for (auto It = Conditions.begin(); It != Conditions.end();) {
+    bool Subsumed = llvm::any_of(Conditions, [&](const Literals &Other) {
+      return &Other != &*It && Other.size() < It->size() &&
+             std::includes(It->begin(), It->end(), Other.begin(),
+                           Other.end());
+    });
+    It = Subsumed ? Conditions.erase(It) : std::next(It);
+  }
+  if (Conditions.size() > MaxConditions)
+    Conditions = {Literals{}};
+}
+
+//===----------------------------------------------------------------------===//
+// PendingState
+//===----------------------------------------------------------------------===//
+
+bool PendingState::operator==(const PendingState &O) const {
+  return Reached == O.Reached && Pending == O.Pending && Events == O.Events &&
+         Queried == O.Queried && Waits == O.Waits && Assumed == O.Assumed;
+}
+
+void PendingState::join(const PendingState &O, NotePreference Prefer) {
+  if (!O.Reached)
+    return;
+  if (!Reached) {
+    *this = O;
+    return;
+  }
+  for (const auto &[Id, P] : O.Pending) {
+    auto [It, New] = Pending.try_emplace(Id, P);
+    if (New)
+      continue;
+    if (Prefer(P.Miss, It->second.Miss))
+      It->second.Miss = P.Miss;
+    It->second.addConditions(P.Conditions);
+  }
+  for (auto *M : {&Events, &Waits}) {
+    const auto &OM = M == &Events ? O.Events : O.Waits;
+    for (auto It = M->begin(); It != M->end();) {
+      auto Other = OM.find(It->first);
+      if (Other == OM.end()) {
+        It = M->erase(It);
+        continue;
+      }
+      It->second.Covered = intersect(It->second.Covered, Other->second.Covered);
+      ++It;
+    }
+  }
+  for (auto It = Queried.begin(); It != Queried.end();) {
+    auto Other = O.Queried.find(It->first);
+    if (Other == O.Queried.end()) {
+      It = Queried.erase(It);
+      continue;
+    }
+    It->second = intersect(It->second, Other->second);
+    ++It;
+  }
+  Assumed = intersect(Assumed, O.Assumed);
+}
+
+void PendingState::forget(const VarDecl *V) {
+  auto Drop = [&](Literals &Set) {
+    for (auto It = Set.begin(); It != Set.end();)
+      It = It->V == V ? Set.erase(It) : std::next(It);
+  };
+  Drop(Assumed);
+  for (auto &[Id, P] : Pending) {
+    std::set<Literals> Kept;
+    for (Literals G : P.Conditions) {
+      Drop(G);
+      Kept.insert(std::move(G));
+    }
+    P.Conditions = std::move(Kept);
+    P.simplify();
+  }
+}
+
+bool PendingState::assume(const Literal &L) {
+  for (const Literal &A : Assumed)
+    if (A.contradicts(L))
+      return false;
+  for (auto It = Pending.begin(); It != Pending.end();) {
+    std::set<Literals> &Conds = It->second.Conditions;
+    for (auto G = Conds.begin(); G != Conds.end();) {
+      bool Infeasible = llvm::any_of(
+          *G, [&](const Literal &Lit) { return Lit.contradicts(L); });
+      G = Infeasible ? Conds.erase(G) : std::next(G);
+    }
+    It = Conds.empty() ? Pending.erase(It) : std::next(It);
+  }
+  Assumed.insert(L);
+  return true;
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,112 @@
+//===--- PendingState.h - The dataflow fact: copies in flight ---*- C++ -*-===//
+//
+// One concern: the lattice the solver computes at each program point, and
+// the transfers that need nothing but the state itself (join, forgetting a
+// variable, assuming a branch condition).
+//
+//  - Pending: copies that may still be in flight (a may-set: pending on
+//    some path), one entry per copy class (same buffer, same stream), each
+//    with the last call that looked like a sync but did not cover it (for
+//    the note) and the branch conditions under which it was issued.
+//  - Events: per CUDA event, the copies a record on every path has captured
+//    (a must-set: an event covers a copy only if recorded after it on every
+//    path into the point). Waits: the same per stream that
+//    cudaStreamWaitEvent made wait. Queried: per cudaStreamQuery /
+//    cudaEventQuery call, the copies a cudaSuccess result would prove done.
+//  - Assumed: branch literals known to hold here.
+//
+// Copies are identified by their index in the callable's copy list (see
+// Effects.h). May call: nothing of the analysis (MissNote, Literal data).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_PENDINGSTATE_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_PENDINGSTATE_H
+
+#include "AsyncCopyAnalysis.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <map>
+#include <set>
+#include <string>
+
+namespace clang::tidy::cuda {
+
+/// A branch condition on a variable the callable does not change between
+/// the test and the use: `v == C` or `v != C` (`if (v)` is `v != 0`).
+/// Conditions on such variables are correlated across branches (`if (async)
+/// copy(); ... if (async) sync();`), which a purely flow-sensitive analysis
+/// would merge into a false path.
+struct Literal {
+  const VarDecl *V;
+  bool Eq;
+  long long C;
+  bool operator<(const Literal &O) const;
+  bool operator==(const Literal &O) const;
+  bool contradicts(const Literal &O) const;
+};
+/// A conjunction of literals.
+using Literals = std::set<Literal>;
+
+/// A class of copies (same buffer, same stream) that may still be in
+/// flight. Stream order completes an earlier copy of a class before a later
+/// one, so every sync treats them alike and one entry stands for all.
+struct PendingCopy {
+  MissNote Miss; ///< the last sync-like call that did not cover it
+  /// The conditions under which one was issued, one conjunction per way it
+  /// got here (`if (a) copy(h); if (b) copy(h);` gives {a} and {b}); it is
+  /// pending on paths where every literal of some conjunction holds. Kept
+  /// minimal (none includes another) and few (past MaxConditions, just {}).
+  std::set<Literals> Conditions;
+  unsigned Site = 0; ///< the copy site that issued it last (for notes)
+  static constexpr size_t MaxConditions = 8;
+
+  bool operator==(const PendingCopy &O) const;
+  void addConditions(const std::set<Literals> &More);
+  void simplify();
+};
+
+/// The dataflow fact at a program point (see the file comment).
+struct PendingState {
+  bool Reached = false;
+  std::map<unsigned, PendingCopy> Pending; ///< by copy class (may)
+  struct EventInfo {
+    std::set<unsigned> Covered; ///< copies a record captured (must)
+    const Expr *Record = nullptr;
+    StreamRef Stream;
+    bool operator==(const EventInfo &O) const {
+      return Covered == O.Covered && Record == O.Record;
+    }
+  };
+  /// By the event's key (AccessPath).
+  std::map<std::string, EventInfo> Events;
+  /// Per cudaStreamQuery / cudaEventQuery call: the copies it would find
+  /// complete if it returned cudaSuccess (must).
+  std::map<const Expr *, std::set<unsigned>> Queried;
+  /// Per stream (StreamRef::identity) that cudaStreamWaitEvent made wait
+  /// for an event: the copies that event covers, which a later host sync of
+  /// that stream covers too (must).
+  std::map<std::string, EventInfo> Waits;
+  Literals Assumed; ///< conditions known to hold here (must)
+
+  bool operator==(const PendingState &O) const;
+
+  /// Which of two notes a join keeps for a copy pending on both sides:
+  /// true when A is to be preferred. Must be a strict order on notes, so
+  /// that the result does not depend on the order paths are joined in.
+  using NotePreference =
+      llvm::function_ref<bool(const MissNote &A, const MissNote &B)>;
+
+  /// The least upper bound: may-sets united, must-sets intersected.
+  void join(const PendingState &O, NotePreference Prefer);
+
+  /// A variable got a new value: what was known about it no longer holds.
+  void forget(const VarDecl *V);
+
+  /// Takes the edge on which L holds; false if the edge is infeasible.
+  bool assume(const Literal &L);
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,540 @@
+//===--- Solver.cpp - The data flow over one callable's CFG -------------===//
+
+#include "Solver.h"
+#include "ExprUtils.h"
+#include "HelperSummaries.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include <algorithm>
+
+namespace clang::tidy::cuda {
+
+Solver::Solver(CallableRun &R, FunctionFacts &F, CallableEffects &E)
+    : R(R), F(F), Effects(E), Ctx(R.context()), Model(R.model()),
+      Opts(R.options()) {}
+
+bool Solver::preferNote(const MissNote &A, const MissNote &B) {
+  // The first note to reach a join point is kept.
+  return B.Reason == MissReason::None;
+}
+
+void Solver::syncStream(PendingState &St, const StreamRef &S,
+                        const Expr *Where) {
+  // The stream waited (cudaStreamWaitEvent) for events covering copies.
+  for (const auto &[Key, Wait] : St.Waits)
+    if (covers(S, Wait.Stream))
+      for (unsigned Id : Wait.Covered)
+        St.Pending.erase(Id);
+  for (auto It = St.Pending.begin(); It != St.Pending.end();) {
+    const CopySite &C = *Effects.Copies[It->first];
+    if (covers(S, C.Stream)) {
+      It = St.Pending.erase(It);
+      continue;
+    }
+    It->second.Miss = {missFor(S, C.Stream, F.PerThread), Where, S.Spelling};
+    ++It;
+  }
+}
+
+void Solver::syncEvent(PendingState &St, const Expr *EventE,
+                       const Expr *Where) {
+  syncEvent(St, exprKey(EventE), spelling(EventE, Ctx), Where);
+}
+void Solver::syncEvent(PendingState &St, const std::string &Key,
+               const std::string &EventName, const Expr *Where) {
+  auto Info = St.Events.find(Key);
+  for (auto It = St.Pending.begin(); It != St.Pending.end();) {
+    const CopySite &C = *Effects.Copies[It->first];
+    if (Info != St.Events.end() && Info->second.Covered.count(It->first)) {
+      It = St.Pending.erase(It);
+      continue;
+    }
+    if (Info == St.Events.end())
+      It->second.Miss = {MissReason::EventNotRecorded, Where, EventName};
+    else if (covers(Info->second.Stream, C.Stream))
+      It->second.Miss = {MissReason::EventBeforeCopy, Info->second.Record,
+                         EventName};
+    else
+      It->second.Miss = {MissReason::EventOtherStream, Info->second.Record,
+                    Info->second.Stream.Spelling};
+    ++It;
+  }
+}
+
+void Solver::recordEvent(PendingState &St, const std::string &Key,
+                         const StreamRef &S, const Expr *Where) {
+  PendingState::EventInfo Info;
+  Info.Record = Where;
+  Info.Stream = S;
+  for (const auto &[Id, P] : St.Pending)
+    if (covers(S, Effects.Copies[Id]->Stream))
+      Info.Covered.insert(Id);
+  for (const auto &[WKey, Wait] : St.Waits)
+    if (covers(S, Wait.Stream))
+      Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
+  St.Events[Key] = std::move(Info);
+}
+
+void Solver::note(PendingState &St, MissReason R, const Expr *Where,
+                  const StreamRef *S) {
+  for (auto &[Id, P] : St.Pending)
+    if (!S || Effects.Copies[Id]->Stream.sameStream(*S) ||
+        R == MissReason::StreamWaitEvent)
+      P.Miss = {R, Where, S ? S->Spelling : ""};
+}
+
+void Solver::report(const PendingState &St, const std::string &Buffer,
+                    AccessKind K, const Expr *Loc, const Expr *Name,
+                    const NamedDecl *Callee, const Stmt *CalleeAccess,
+                    const StreamRef *UseStream, const std::string *NameStr) {
+  if (FindingAt.count(Loc) && !R.SummaryMode)
+    return;
+  for (const auto &[Id, P] : St.Pending) {
+    const CopySite *C = Effects.Copies[P.Site];
+    if (C->Buffer != Buffer)
+      continue;
+    if (UseStream && (C->Stream.sameStream(*UseStream) ||
+                      covers(*UseStream, C->Stream)))
+      continue; // ordered after the copy: the same stream, or the legacy
+                // default stream after a blocking one
+    Finding F;
+    F.Access = Loc;
+    F.Kind = K;
+    F.Callee = Callee;
+    F.CalleeAccess = CalleeAccess;
+    F.BufferName = Name ? spelling(Name, Ctx) : *NameStr;
+    F.Copy = C;
+    F.Miss = P.Miss;
+    F.LaterIteration =
+        C->Call && Ctx.getSourceManager().isBeforeInTranslationUnit(
+                       Loc->getBeginLoc(), C->Call->getBeginLoc());
+    if (R.SummaryMode) {
+      if (SeedFindings.insert({Loc, C}).second)
+        Findings.push_back(std::move(F));
+      continue;
+    }
+    FindingAt[Loc] = Findings.size();
+    Findings.push_back(std::move(F));
+    return;
+  }
+}
+
+/// Stream-ordered work using pointers: a race only when on another stream.
+void Solver::streamOrderedUse(const PendingState &St, const CallExpr *C,
+                      const StreamRef &S) {
+  for (const Expr *A : C->arguments()) {
+    if (!A->getType()->isPointerType() && !A->getType()->isArrayType())
+      continue;
+    if (const Expr *Root = bufferRoot(A))
+      report(St, F.Aliases.classKey(exprKey(Root)), AccessKind::OtherStreamUse,
+             A, Root, nullptr, nullptr, &S);
+  }
+}
+
+void Solver::applyApi(PendingState &St, const CallExpr *C, const ApiEntry &E) {
+  switch (E.Role) {
+  case ApiRole::DeviceSync:
+    St.Pending.clear();
+    return;
+  case ApiRole::FreeSync:
+    if (!Opts.StrictMode)
+      St.Pending.clear();
+    else
+      note(St, MissReason::StrictFree, C, nullptr);
+    return;
+  case ApiRole::StreamSync:
+    syncStream(St, F.streamOf(arg(C, E.StreamArg)), C);
+    return;
+  case ApiRole::BlockingTransfer: {
+    auto Kind = F.copyKind(C, E);
+    if (Kind && *Kind == MemcpyDeviceToDevice)
+      return; // "no host-side synchronization is performed"
+    syncStream(St, F.streamOf(nullptr), C);
+    return;
+  }
+  case ApiRole::BlockingMemset: {
+    const Expr *Root = bufferRoot(arg(C, E.DstArg));
+    if (Root && F.provenanceOf(Root) == Provenance::Pinned)
+      syncStream(St, F.streamOf(nullptr), C);
+    else
+      note(St, E.Miss, C, nullptr);
+    return;
+  }
+  case ApiRole::EventRecord: {
+    StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
+                      ? F.currentStreamAt(C->getBeginLoc())
+                      : F.streamOf(arg(C, E.StreamArg));
+    recordEvent(St, exprKey(arg(C, E.EventArg)), S, C);
+    return;
+  }
+  case ApiRole::EventSync:
+    syncEvent(St, arg(C, E.EventArg), C);
+    return;
+  case ApiRole::StreamQuery: {
+    // What a cudaSuccess result would prove complete: the copies on the
+    // stream that are in flight now (not ones issued after the query).
+    StreamRef S = F.streamOf(arg(C, E.StreamArg));
+    std::set<unsigned> &Done = St.Queried[C];
+    Done.clear();
+    for (auto &[Id, P] : St.Pending)
+      if (covers(S, Effects.Copies[Id]->Stream)) {
+        P.Miss = {MissReason::QueryNotChecked, C, S.Spelling};
+        Done.insert(Id);
+      }
+    return;
+  }
+  case ApiRole::EventQuery: {
+    auto Info = St.Events.find(exprKey(arg(C, E.EventArg)));
+    std::set<unsigned> &Done = St.Queried[C];
+    Done.clear();
+    std::string EventName = spelling(arg(C, E.EventArg), Ctx);
+    for (auto &[Id, P] : St.Pending) {
+      P.Miss = {MissReason::QueryNotChecked, C, EventName};
+      if (Info != St.Events.end() && Info->second.Covered.count(Id))
+        Done.insert(Id);
+    }
+    return;
+  }
+  case ApiRole::StreamOrdered:
+  case ApiRole::AsyncCopy: {
+    StreamRef S = F.streamOf(arg(C, E.StreamArg));
+    streamOrderedUse(St, C, S);
+    if (E.Miss != MissReason::None)
+      note(St, E.Miss, C, &S);
+    return;
+  }
+  case ApiRole::NotASync: {
+    StreamRef S = F.streamOf(arg(C, E.StreamArg));
+    note(St, E.Miss, C, &S);
+    if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
+      // cudaStreamWaitEvent(S, e): S's later work waits for e.
+      auto Info = St.Events.find(exprKey(arg(C, E.EventArg)));
+      if (Info != St.Events.end()) {
+        PendingState::EventInfo &Wait =
+            St.Waits[S.identity()];
+        Wait.Stream = S;
+        Wait.Record = C;
+        Wait.Covered.insert(Info->second.Covered.begin(),
+                            Info->second.Covered.end());
+      }
+    }
+    return;
+  }
+  case ApiRole::TorchCopy:
+  case ApiRole::TorchBlockingRead:
+    // Only created for blocking reads of GPU tensors: the copy runs on the
+    // current stream and the call returns after it.
+    syncStream(St, F.currentStreamAt(C->getBeginLoc()), C);
+    return;
+  case ApiRole::AsyncBatchCopy:
+  case ApiRole::PinnedAlloc:
+  case ApiRole::DeviceAlloc:
+  case ApiRole::StreamCreate:
+  case ApiRole::CurrentStream:
+  case ApiRole::SetCurrentStream:
+  case ApiRole::PoolStream:
+    return;
+  }
+}
+
+void Solver::issue(PendingState &St, unsigned Id) {
+  // The new copy is pending on every path through here, and a sync that
+  // covers it covers the earlier ones of its class: it stands for them.
+  unsigned Class = Effects.ClassOf[Id];
+  St.Pending[Class] = PendingCopy{MissNote{}, {St.Assumed}, Id};
+  for (auto *M : {&St.Events, &St.Waits})
+    for (auto &[Key, Info] : *M)
+      Info.Covered.erase(Class);
+  for (auto &[Query, Done] : St.Queried)
+    Done.erase(Class);
+}
+
+void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
+  switch (Ev.K) {
+  case Effect::Access:
+    if (Reporting)
+      report(St, Ev.Buffer, Ev.AK, Ev.Loc, Ev.Name, Ev.Callee);
+    return;
+  case Effect::Copy:
+    issue(St, Ev.CopyId);
+    return;
+  case Effect::Api:
+    // A blocking memset is stream-ordered work on its target first.
+    if (Reporting && Ev.Entry->Role == ApiRole::BlockingMemset) {
+      StreamRef S = F.streamOf(nullptr);
+      streamOrderedUse(St, Ev.CE, S);
+    }
+    if (Reporting || Ev.Entry->Role != ApiRole::StreamOrdered)
+      applyApi(St, Ev.CE, *Ev.Entry);
+    return;
+  case Effect::KernelLaunch: {
+    const auto *K = cast<CUDAKernelCallExpr>(Ev.CE);
+    const CallExpr *Config = K->getConfig();
+    StreamRef S = F.streamOf(Config ? arg(Config, 3) : nullptr);
+    if (Reporting)
+      streamOrderedUse(St, Ev.CE, S);
+    return;
+  }
+  case Effect::Call:
+    applyHelperCall(*this, St, Ev);
+    return;
+  case Effect::LambdaArg:
+    if (Reporting)
+      applyLambdaArg(*this, St, Ev);
+    return;
+  case Effect::Write:
+    St.forget(Ev.Var);
+    return;
+  }
+}
+
+/// cudaStreamQuery(s) == cudaSuccess and friends: the successor index on
+/// which the query is known to have returned cudaSuccess (or
+/// "not cudaErrorNotReady", which the measured polling loops rely on).
+std::optional<std::pair<const CallExpr *, unsigned>>
+Solver::querySuccessEdge(const Expr *Cond) const {
+  bool Negated = false;
+  Cond = strip(Cond);
+  while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    Cond = strip(U->getSubExpr());
+  }
+  if (!Cond)
+    return std::nullopt;
+  auto QueryOf = [&](const Expr *E) -> const CallExpr * {
+    E = strip(E);
+    if (const auto *B = dyn_cast<BinaryOperator>(E);
+        B && B->getOpcode() == BO_Assign)
+      E = strip(B->getRHS());
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const ApiEntry *A = Model.lookup(C->getDirectCallee());
+      if (A && isQueryRole(A->Role))
+        return C;
+      return nullptr;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
+        auto It = F.QueryVars.find(V);
+        return It == F.QueryVars.end() ? nullptr : It->second;
+      }
+    return nullptr;
+  };
+  bool SuccessOnTrue;
+  const CallExpr *Q = nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && B->isEqualityOp()) {
+    const Expr *Other = B->getRHS();
+    Q = QueryOf(B->getLHS());
+    if (!Q) {
+      Q = QueryOf(B->getRHS());
+      Other = B->getLHS();
+    }
+    auto V = Q ? evalInt(Other, Ctx) : std::nullopt;
+    if (!V || (*V != CudaSuccess && *V != CudaErrorNotReady))
+      return std::nullopt;
+    bool Eq = B->getOpcode() == BO_EQ;
+    SuccessOnTrue = (*V == CudaSuccess) == Eq;
+  } else {
+    Q = QueryOf(Cond);
+    if (!Q)
+      return std::nullopt;
+    // cudaStreamQuery: a truthy result is an error code; CUDAStream::query
+    // returns true once complete.
+    SuccessOnTrue = Model.lookup(Q->getDirectCallee())->QueryReturnsBool;
+  }
+  if (Negated)
+    SuccessOnTrue = !SuccessOnTrue;
+  return std::make_pair(Q, SuccessOnTrue ? 0u : 1u);
+}
+
+/// `v`, `!v`, `v == C`, `v != C` on a local or parameter whose address
+/// the callable never takes: the literal that holds on the given edge
+/// (until v is written again: see Effect::Write).
+std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
+                                                bool OnTrue) const {
+  Cond = strip(Cond);
+  bool Positive = OnTrue;
+  while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Positive = !Positive;
+    Cond = strip(U->getSubExpr());
+  }
+  auto Stable = [&](const Expr *E) -> const VarDecl * {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || F.AddressTaken.count(V) ||
+        V->getType()->isReferenceType() ||
+        !(V->getType()->isIntegralOrEnumerationType() ||
+          V->getType()->isPointerType()))
+      return nullptr;
+    return V;
+  };
+  if (const VarDecl *V = Stable(Cond))
+    return Literal{V, !Positive, 0}; // if (v): v != 0
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
+  if (!B || !B->isEqualityOp())
+    return std::nullopt;
+  const VarDecl *V = Stable(B->getLHS());
+  const Expr *Other = B->getRHS();
+  if (!V) {
+    V = Stable(B->getRHS());
+    Other = B->getLHS();
+  }
+  auto C = V ? evalInt(Other, Ctx) : std::nullopt;
+  if (!C)
+    return std::nullopt;
+  bool Eq = (B->getOpcode() == BO_EQ) == Positive;
+  return Literal{V, Eq, *C};
+}
+
+/// Runs to a fixed point, then one reporting pass. Returns the state at
+/// the exit block, or nullopt when over budget or not analysable.
+std::optional<PendingState> Solver::run() {
+  if (Effects.Copies.empty())
+    return PendingState{};
+  CFG::BuildOptions BO;
+  BO.setAllAlwaysAdd();
+  std::unique_ptr<CFG> Cfg =
+      CFG::buildCFG(F.FD, const_cast<Stmt *>(F.Body), &Ctx, BO);
+  if (!Cfg)
+    return std::nullopt;
+
+  // Effects attach to the CFG element of their anchor (or its nearest
+  // ancestor that is one).
+  llvm::DenseMap<const Stmt *, std::pair<unsigned, unsigned>> ElementOf;
+  for (const CFGBlock *B : *Cfg)
+    for (unsigned I = 0; I < B->size(); ++I)
+      if (auto S = (*B)[I].getAs<CFGStmt>())
+        ElementOf.try_emplace(S->getStmt(), B->getBlockID(), I);
+  std::vector<std::vector<std::vector<unsigned>>> At(Cfg->getNumBlockIDs());
+  for (const CFGBlock *B : *Cfg)
+    At[B->getBlockID()].resize(B->size());
+  // Accesses first: arguments are evaluated before the call that
+  // receives them, which may be a sync.
+  for (bool Accesses : {true, false})
+    for (unsigned N = 0; N < Effects.List.size(); ++N) {
+      if ((Effects.List[N].K == Effect::Access) != Accesses)
+        continue;
+      const Stmt *S = Effects.List[N].Anchor;
+      while (S && !ElementOf.count(S))
+        S = F.PM.getParent(S);
+      if (!S)
+        continue; // unevaluated or unreachable
+      auto [Block, Index] = ElementOf.lookup(S);
+      At[Block][Index].push_back(N);
+    }
+
+  // Reverse post-order index per block. (llvm::ReversePostOrderTraversal
+  // cannot be used: CFG successors of pruned edges are null.)
+  std::vector<unsigned> Order(Cfg->getNumBlockIDs(), ~0u);
+  {
+    std::vector<const CFGBlock *> Post;
+    std::vector<bool> Seen(Cfg->getNumBlockIDs(), false);
+    std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+    Stack.push_back({&Cfg->getEntry(), 0});
+    Seen[Cfg->getEntry().getBlockID()] = true;
+    while (!Stack.empty()) {
+      auto &[B, Next] = Stack.back();
+      if (Next < B->succ_size()) {
+        // Last successor first: a loop's exit then ends up after its body
+        // in reverse post-order, and the body converges before the code
+        // after the loop runs.
+        const CFGBlock *S = *(B->succ_begin() + (B->succ_size() - 1 - Next++));
+        if (S && !Seen[S->getBlockID()]) {
+          Seen[S->getBlockID()] = true;
+          Stack.push_back({S, 0});
+        }
+        continue;
+      }
+      Post.push_back(B);
+      Stack.pop_back();
+    }
+    unsigned N = 0;
+    for (auto It = Post.rbegin(); It != Post.rend(); ++It)
+      Order[(*It)->getBlockID()] = N++;
+  }
+
+  std::vector<const CFGBlock *> BlockById(Cfg->getNumBlockIDs());
+  for (const CFGBlock *B : *Cfg)
+    BlockById[B->getBlockID()] = B;
+  std::vector<PendingState> In(Cfg->getNumBlockIDs());
+  PendingState &Entry = In[Cfg->getEntry().getBlockID()];
+  Entry.Reached = true;
+  SummarySeeds::seedEntry(Effects, Entry);
+
+  auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
+    PendingState St = In[B.getBlockID()];
+    R.Owner.spendWork((1 + B.size()) * (1 + St.Pending.size()));
+    for (unsigned I = 0; I < B.size(); ++I)
+      for (unsigned Ev : At[B.getBlockID()][I])
+        transfer(St, Effects.List[Ev], Reporting);
+    return St;
+  };
+  // A block ending in `throw` (clang's CFG makes it an element, with an
+  // edge to the exit outside a try).
+  auto Throws = [](const CFGBlock &B) {
+    for (auto It = B.rbegin(); It != B.rend(); ++It)
+      if (auto S = It->getAs<CFGStmt>())
+        return isa<CXXThrowExpr>(S->getStmt());
+    return false;
+  };
+  auto Propagate = [&](const CFGBlock &B, const PendingState &Out,
+                       std::set<std::pair<unsigned, unsigned>> *Worklist) {
+    std::optional<std::pair<const CallExpr *, unsigned>> Query;
+    const Expr *Cond = B.succ_size() == 2 ? B.getLastCondition() : nullptr;
+    if (Cond)
+      Query = querySuccessEdge(Cond);
+    unsigned SuccIndex = 0;
+    for (const CFGBlock *Succ : B.succs()) {
+      unsigned Index = SuccIndex++;
+      if (!Succ)
+        continue;
+      // A path through abort() or a throw never returns to the caller:
+      // what it leaves pending is not the helper's result.
+      if (Succ == &Cfg->getExit() && (B.hasNoReturnElement() || Throws(B)))
+        continue;
+      PendingState Edge = Out;
+      if (Query && Query->second == Index) {
+        auto Done = Edge.Queried.find(Query->first);
+        if (Done != Edge.Queried.end())
+          for (unsigned Id : Done->second)
+            Edge.Pending.erase(Id);
+      }
+      if (Cond && Index < 2)
+        if (auto L = conditionLiteral(Cond, /*OnTrue=*/Index == 0))
+          if (!Edge.assume(*L))
+            continue; // contradicts what this path already assumed
+      PendingState &Target = In[Succ->getBlockID()];
+      PendingState Before = Target;
+      Target.join(Edge, preferNote);
+      if (!(Target == Before) && Worklist)
+        Worklist->insert({Order[Succ->getBlockID()], Succ->getBlockID()});
+    }
+  };
+
+  std::set<std::pair<unsigned, unsigned>> Worklist; // (rpo index, block)
+  Worklist.insert({Order[Cfg->getEntry().getBlockID()],
+                   Cfg->getEntry().getBlockID()});
+  unsigned Visits =
+      std::max(2000u, Opts.BlockVisitFactor * Cfg->getNumBlockIDs());
+  while (!Worklist.empty()) {
+    if (Visits-- == 0)
+      return std::nullopt; // pathological: skip without a diagnostic
+    if (!R.Owner.withinWorkLimit())
+      return std::nullopt;
+    const CFGBlock *B = BlockById[Worklist.begin()->second];
+    Worklist.erase(Worklist.begin());
+    Propagate(*B, RunBlock(*B, false), &Worklist);
+  }
+  for (const CFGBlock *B : *Cfg)
+    if (In[B->getBlockID()].Reached)
+      RunBlock(*B, true);
+  return In[Cfg->getExit().getBlockID()];
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,101 @@
+//===--- Solver.h - The data flow over one callable's CFG -------*- C++ -*-===//
+//
+// One concern: the forward, flow-sensitive (not path-sensitive) data flow
+// over clang's CFG of one callable, on the PendingState lattice:
+//  - the transfer of each Effect (issue a copy, sync a stream or an event,
+//    record an event, a query, stream-ordered work, a host access);
+//  - branch refinement: the edge on which a cudaStreamQuery /
+//    cudaEventQuery result is known to be cudaSuccess, and literals on
+//    stable variables (`if (async) ... if (async)`);
+//  - the budgets (block visits per callable, work per analyze() call),
+//    past which the callable is given up without findings;
+//  - a reporting pass after convergence that turns accesses of pending
+//    copies into Findings.
+// A helper call's transfer is HelperSummaries' (applyHelperCall), which
+// calls back the transfers below.
+//
+// May call: PendingState, Effects, FunctionFacts, CudaApiModel,
+// HelperSummaries (application at calls, entry seeds).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_SOLVER_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_SOLVER_H
+
+#include "CallableRun.h"
+#include "Effects.h"
+#include "FunctionFacts.h"
+#include "PendingState.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+class Solver {
+public:
+  Solver(CallableRun &R, FunctionFacts &F, CallableEffects &E);
+
+  /// Runs to a fixed point, then one reporting pass. Returns the state at
+  /// the exit block, or nullopt when over budget or without a CFG.
+  std::optional<PendingState> run();
+
+  /// Findings of the reporting pass: one per access site; in a summary
+  /// run, one per access site and seed (each seed answers its own
+  /// question).
+  std::vector<Finding> Findings;
+
+  FunctionFacts &facts() { return F; }
+  const CopySite &copy(unsigned Id) const { return *Effects.Copies[Id]; }
+
+  //--- Transfers (also applied by HelperSummaries at helper calls) --------
+  /// A host sync of stream S at Where.
+  void syncStream(PendingState &St, const StreamRef &S, const Expr *Where);
+  /// cudaEventSynchronize of an event (by expression, or by key and name).
+  void syncEvent(PendingState &St, const Expr *EventE, const Expr *Where);
+  void syncEvent(PendingState &St, const std::string &Key,
+                 const std::string &EventName, const Expr *Where);
+  /// cudaEventRecord(event, S) at Where: the event covers what S has in
+  /// flight now, including what S waits for (cudaStreamWaitEvent).
+  void recordEvent(PendingState &St, const std::string &Key,
+                   const StreamRef &S, const Expr *Where);
+  /// A copy is issued (again): a fresh instance, which no earlier event
+  /// record or query covers.
+  void issue(PendingState &St, unsigned Id);
+  /// A host access of alias class Buffer: a finding for each pending copy
+  /// into it (the first, outside summary runs). UseStream: the access is
+  /// stream-ordered work on that stream, ordered after copies it covers.
+  /// The buffer is named by Name's spelling, or by *NameStr.
+  void report(const PendingState &St, const std::string &Buffer,
+              AccessKind K, const Expr *Loc, const Expr *Name,
+              const NamedDecl *Callee, const Stmt *CalleeAccess = nullptr,
+              const StreamRef *UseStream = nullptr,
+              const std::string *NameStr = nullptr);
+
+private:
+  void note(PendingState &St, MissReason Reason, const Expr *Where,
+            const StreamRef *S);
+  void streamOrderedUse(const PendingState &St, const CallExpr *C,
+                        const StreamRef &S);
+  void applyApi(PendingState &St, const CallExpr *C, const ApiEntry &E);
+  void transfer(PendingState &St, const Effect &Ev, bool Reporting);
+  std::optional<std::pair<const CallExpr *, unsigned>>
+  querySuccessEdge(const Expr *Cond) const;
+  std::optional<Literal> conditionLiteral(const Expr *Cond, bool OnTrue) const;
+  /// The join's choice of note for a copy pending on both sides.
+  static bool preferNote(const MissNote &A, const MissNote &B);
+
+  CallableRun &R;
+  FunctionFacts &F;
+  CallableEffects &Effects;
+  ASTContext &Ctx;
+  const ApiModel &Model;
+  const AnalysisOptions &Opts;
+  std::map<const Expr *, size_t> FindingAt; ///< one per access site
+  std::set<std::pair<const Expr *, const CopySite *>> SeedFindings;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
