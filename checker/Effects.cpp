@@ -26,8 +26,8 @@ bool fitsCall(const ApiEntry &E, const CallExpr *C) {
 class EffectBuilder {
 public:
   EffectBuilder(CallableRun &R, FunctionFacts &F, CallableEffects &Out)
-      : R(R), F(F), Out(Out), Ctx(R.context()), Model(R.model()),
-        Opts(R.options()) {}
+      : R(R), F(F), Out(Out), Ctx(R.context()),
+        StrictMode(R.options().StrictMode) {}
   void build();
 
 private:
@@ -57,8 +57,7 @@ private:
   FunctionFacts &F;
   CallableEffects &Out;
   ASTContext &Ctx;
-  const ApiModel &Model;
-  const AnalysisOptions &Opts;
+  const bool StrictMode; ///< AnalysisOptions::StrictMode
   /// `b.to(kCPU, true)` whose result no variable holds: read by whatever
   /// consumes it, with the alias class of its temporary key.
   std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
@@ -176,13 +175,13 @@ void EffectBuilder::addCopy(const CallExpr *C, const std::string &Key,
 bool EffectBuilder::isModelledCall(const CallExpr *C) const {
   if (isa<CUDAKernelCallExpr>(C))
     return true;
-  const FunctionDecl *F = C->getDirectCallee();
-  if (!F)
+  const FunctionDecl *Callee = C->getDirectCallee();
+  if (!Callee)
     return false;
-  const ApiEntry *E = Model.lookup(F);
+  const ApiEntry *E = F.Model.lookup(Callee);
   if (E && E->Family == ApiFamily::Torch)
     return false; // tensors handed to copy_ / to are read on the host
-  return E || isUnmodelledGpuApi(F);
+  return E || isUnmodelledGpuApi(Callee);
 }
 
 void EffectBuilder::collectCallEffects() {
@@ -195,10 +194,10 @@ void EffectBuilder::collectCallEffects() {
       continue;
     }
     const FunctionDecl *Callee = C->getDirectCallee();
-    if (const ApiEntry *E = Model.lookup(Callee);
+    if (const ApiEntry *E = F.Model.lookup(Callee);
         E && E->Family == ApiFamily::User && !fitsCall(*E, C))
       continue; // a declared position past the call's arguments
-    if (const ApiEntry *E = Model.lookup(Callee)) {
+    if (const ApiEntry *E = F.Model.lookup(Callee)) {
       if (E->Role == ApiRole::TorchCopy ||
           E->Role == ApiRole::TorchBlockingRead) {
         collectTorchCopy(C, *E);
@@ -211,7 +210,7 @@ void EffectBuilder::collectCallEffects() {
       if (E->Role == ApiRole::AsyncCopy) {
         bool Pageable = false;
         if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
-          if (!Pageable || Opts.StrictMode)
+          if (!Pageable || StrictMode)
             addCopy(C, Root, Pageable, F.streamOf(arg(C, E->StreamArg)),
                     nullptr);
           continue;
@@ -343,7 +342,7 @@ void EffectBuilder::collectBatchCopy(const CallExpr *C, const ApiEntry &E) {
       continue;
     Provenance P = F.provenanceOf(Root);
     if (P == Provenance::Pinned ||
-        (P == Provenance::Pageable && Opts.StrictMode))
+        (P == Provenance::Pageable && StrictMode))
       addCopy(C, Root, P == Provenance::Pageable,
               F.streamOf(arg(C, E.StreamArg)), nullptr);
   }
@@ -409,7 +408,7 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
         From == Provenance::Pageable)
       return; // into the GPU, or host to host
     bool Pageable = Dst == Provenance::Pageable;
-    if (Pageable && !Opts.StrictMode)
+    if (Pageable && !StrictMode)
       return;
     addCopy(C, ObjRoot, Pageable, Current, nullptr);
     return;

@@ -5,19 +5,89 @@
 #include "HelperSummaries.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include <algorithm>
+#include <memory>
+#include <tuple>
 
 namespace clang::tidy::cuda {
+namespace {
+
+/// The order in which the worklist hands out blocks: reverse post-order of
+/// a depth-first walk that takes a block's successors last to first, so that
+/// a loop's exit comes after its body and the body converges before the
+/// code after the loop runs. (PostOrderCFGView takes them first to last,
+/// which puts the exit first: 1.5x the time on 10,000 sequential loops;
+/// clang's weak topological order, getIntervalWTO, grows faster than
+/// linearly there: 3.3x.)
+class BodyFirstOrder {
+public:
+  explicit BodyFirstOrder(const CFG &Cfg)
+      : Index(std::make_shared<std::vector<unsigned>>(Cfg.getNumBlockIDs(),
+                                                      ~0u)) {
+    std::vector<const CFGBlock *> Post;
+    std::vector<bool> Seen(Cfg.getNumBlockIDs(), false);
+    std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+    Stack.push_back({&Cfg.getEntry(), 0});
+    Seen[Cfg.getEntry().getBlockID()] = true;
+    while (!Stack.empty()) {
+      auto &[B, Next] = Stack.back();
+      if (Next < B->succ_size()) {
+        // Successors of pruned edges are null.
+        const CFGBlock *S = *(B->succ_begin() + (B->succ_size() - 1 - Next++));
+        if (S && !Seen[S->getBlockID()]) {
+          Seen[S->getBlockID()] = true;
+          Stack.push_back({S, 0});
+        }
+        continue;
+      }
+      Post.push_back(B);
+      Stack.pop_back();
+    }
+    unsigned N = 0;
+    for (auto It = Post.rbegin(); It != Post.rend(); ++It)
+      (*Index)[(*It)->getBlockID()] = N++;
+  }
+  /// The priority queue's "less": the block later in the order.
+  bool operator()(const CFGBlock *A, const CFGBlock *B) const {
+    return (*Index)[A->getBlockID()] > (*Index)[B->getBlockID()];
+  }
+
+private:
+  std::shared_ptr<std::vector<unsigned>> Index; ///< reverse post-order index
+};
+
+/// clang's dataflow worklist (each block at most once in the queue), in
+/// BodyFirstOrder.
+struct BodyFirstWorklist : DataflowWorklistBase<BodyFirstOrder, 20> {
+  explicit BodyFirstWorklist(const CFG &Cfg)
+      : DataflowWorklistBase(Cfg, BodyFirstOrder(Cfg)) {}
+};
+
+} // namespace
 
 Solver::Solver(CallableRun &R, FunctionFacts &F, CallableEffects &E)
     : R(R), F(F), Effects(E), Ctx(R.context()), Model(R.model()),
       Opts(R.options()) {}
 
-bool Solver::preferNote(const MissNote &A, const MissNote &B) {
-  // The first note to reach a join point is kept.
-  return B.Reason == MissReason::None;
+bool Solver::preferNote(const MissNote &A, const MissNote &B) const {
+  // Some note beats none; of two, the call that comes first in the source
+  // (then by reason and text): an order on notes, so that the note printed
+  // does not depend on the order in which paths reach a join.
+  if ((A.Reason == MissReason::None) != (B.Reason == MissReason::None))
+    return B.Reason == MissReason::None;
+  if (A.Reason == MissReason::None)
+    return false;
+  if (A.Where != B.Where) {
+    if (!A.Where || !B.Where)
+      return A.Where != nullptr;
+    SourceLocation LA = A.Where->getBeginLoc(), LB = B.Where->getBeginLoc();
+    if (LA != LB)
+      return Ctx.getSourceManager().isBeforeInTranslationUnit(LA, LB);
+  }
+  return std::tie(A.Reason, A.Detail) < std::tie(B.Reason, B.Detail);
 }
 
 void Solver::syncStream(PendingState &St, const StreamRef &S,
@@ -429,41 +499,11 @@ std::optional<PendingState> Solver::run() {
       At[Block][Index].push_back(N);
     }
 
-  // Reverse post-order index per block. (llvm::ReversePostOrderTraversal
-  // cannot be used: CFG successors of pruned edges are null.)
-  std::vector<unsigned> Order(Cfg->getNumBlockIDs(), ~0u);
-  {
-    std::vector<const CFGBlock *> Post;
-    std::vector<bool> Seen(Cfg->getNumBlockIDs(), false);
-    std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
-    Stack.push_back({&Cfg->getEntry(), 0});
-    Seen[Cfg->getEntry().getBlockID()] = true;
-    while (!Stack.empty()) {
-      auto &[B, Next] = Stack.back();
-      if (Next < B->succ_size()) {
-        // Last successor first: a loop's exit then ends up after its body
-        // in reverse post-order, and the body converges before the code
-        // after the loop runs.
-        const CFGBlock *S = *(B->succ_begin() + (B->succ_size() - 1 - Next++));
-        if (S && !Seen[S->getBlockID()]) {
-          Seen[S->getBlockID()] = true;
-          Stack.push_back({S, 0});
-        }
-        continue;
-      }
-      Post.push_back(B);
-      Stack.pop_back();
-    }
-    unsigned N = 0;
-    for (auto It = Post.rbegin(); It != Post.rend(); ++It)
-      Order[(*It)->getBlockID()] = N++;
-  }
-
-  std::vector<const CFGBlock *> BlockById(Cfg->getNumBlockIDs());
-  for (const CFGBlock *B : *Cfg)
-    BlockById[B->getBlockID()] = B;
   std::vector<PendingState> In(Cfg->getNumBlockIDs());
   PendingState &Entry = In[Cfg->getEntry().getBlockID()];
+  auto Prefer = [&](const MissNote &A, const MissNote &B) {
+    return preferNote(A, B);
+  };
   Entry.Reached = true;
   SummarySeeds::seedEntry(Effects, Entry);
 
@@ -484,7 +524,7 @@ std::optional<PendingState> Solver::run() {
     return false;
   };
   auto Propagate = [&](const CFGBlock &B, const PendingState &Out,
-                       std::set<std::pair<unsigned, unsigned>> *Worklist) {
+                       llvm::function_ref<void(const CFGBlock *)> Enqueue) {
     std::optional<std::pair<const CallExpr *, unsigned>> Query;
     const Expr *Cond = B.succ_size() == 2 ? B.getLastCondition() : nullptr;
     if (Cond)
@@ -511,25 +551,23 @@ std::optional<PendingState> Solver::run() {
             continue; // contradicts what this path already assumed
       PendingState &Target = In[Succ->getBlockID()];
       PendingState Before = Target;
-      Target.join(Edge, preferNote);
-      if (!(Target == Before) && Worklist)
-        Worklist->insert({Order[Succ->getBlockID()], Succ->getBlockID()});
+      Target.join(Edge, Prefer);
+      if (!(Target == Before))
+        Enqueue(Succ);
     }
   };
 
-  std::set<std::pair<unsigned, unsigned>> Worklist; // (rpo index, block)
-  Worklist.insert({Order[Cfg->getEntry().getBlockID()],
-                   Cfg->getEntry().getBlockID()});
+  BodyFirstWorklist Worklist(*Cfg);
+  Worklist.enqueueBlock(&Cfg->getEntry());
   unsigned Visits =
       std::max(2000u, Opts.BlockVisitFactor * Cfg->getNumBlockIDs());
-  while (!Worklist.empty()) {
+  while (const CFGBlock *B = Worklist.dequeue()) {
     if (Visits-- == 0)
       return std::nullopt; // pathological: skip without a diagnostic
     if (!R.Owner.withinWorkLimit())
       return std::nullopt;
-    const CFGBlock *B = BlockById[Worklist.begin()->second];
-    Worklist.erase(Worklist.begin());
-    Propagate(*B, RunBlock(*B, false), &Worklist);
+    Propagate(*B, RunBlock(*B, false),
+              [&](const CFGBlock *S) { Worklist.enqueueBlock(S); });
   }
   for (const CFGBlock *B : *Cfg)
     if (In[B->getBlockID()].Reached)

@@ -84,7 +84,7 @@ private:
   querySuccessEdge(const Expr *Cond) const;
   std::optional<Literal> conditionLiteral(const Expr *Cond, bool OnTrue) const;
   /// The join's choice of note for a copy pending on both sides.
-  static bool preferNote(const MissNote &A, const MissNote &B);
+  bool preferNote(const MissNote &A, const MissNote &B) const;
 
   CallableRun &R;
   FunctionFacts &F;
