@@ -20,14 +20,48 @@ std::string declKey(const ValueDecl *D) {
   return "d" + ptrKey(D->getCanonicalDecl());
 }
 
+/// The named object a local reference is bound to (see varKey), or null:
+/// a variable, or a chain of members of one reached through `.` (or `->`
+/// on `this`). Not through another pointer or a subscript (`p->s`, `s[i]`):
+/// the pointer or the index may change after the binding, and the
+/// reference would then be taken for another object's name; and elements
+/// of an array are one buffer (AliasClasses), so that `R &back = rs[0],
+/// &front = rs[1];` would be taken for one.
+const Expr *referentOf(const VarDecl *V) {
+  if (!V->getType()->isReferenceType() || !V->hasLocalStorage() ||
+      isa<ParmVarDecl>(V) || V->isInitCapture() || !V->getInit())
+    return nullptr;
+  const Expr *Init = strip(V->getInit());
+  const Expr *Root = Init;
+  while (const auto *M = dyn_cast_or_null<MemberExpr>(Root)) {
+    Root = strip(M->getBase());
+    if (M->isArrow() && !isa_and_nonnull<CXXThisExpr>(Root))
+      return nullptr;
+  }
+  if (isa_and_nonnull<CXXThisExpr>(Root))
+    return Init;
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(Root);
+  return D && isa<VarDecl>(D->getDecl()) && D->getDecl() != V ? Init
+                                                               : nullptr;
+}
+
+std::string varKey(const VarDecl *V) {
+  if (const Expr *Object = referentOf(V))
+    return exprKey(Object);
+  return declKey(V);
+}
+
 std::string temporaryKey(const Expr *E) { return "tmp" + ptrKey(E); }
 
 std::string exprKey(const Expr *E) {
   E = strip(E);
   if (!E)
     return "?";
-  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      return varKey(V);
     return declKey(D->getDecl());
+  }
   if (const auto *M = dyn_cast<MemberExpr>(E))
     return exprKey(M->getBase()) + (M->isArrow() ? "->" : ".") + "f" +
            ptrKey(M->getMemberDecl()->getCanonicalDecl());

@@ -36,9 +36,23 @@ enum class Provenance { Unknown, Pageable, Device, Pinned };
 /// itself. Null in: a key equal to no other expression's.
 std::string exprKey(const Expr *E);
 
-/// The key of a variable or parameter (what exprKey gives for a reference
-/// to it).
+/// The key of a declaration itself: a parameter, a variable, a function.
 std::string declKey(const ValueDecl *D);
+
+/// What exprKey gives for a use of variable V: declKey(V), or, for a local
+/// reference bound to a variable or a member of one (`R &a = r;`,
+/// `cudaStream_t &s = st.copy;`, `auto &e = this->ev_;`), the key of that
+/// object, which the reference names for its whole life (C++ [dcl.ref]: a
+/// reference cannot be rebound). Not looked through: parameters,
+/// init-captures (a summary names the caller's objects by them), references
+/// bound through a pointer other than `this` or a subscript (`p->s`, `s[i]`:
+/// the pointer or index may change), or to a call's result (two calls may
+/// return different objects).
+std::string varKey(const VarDecl *V);
+
+/// The object a local reference V names (the expression it is bound to),
+/// where varKey looks through it; else null.
+const Expr *referentOf(const VarDecl *V);
 
 /// The key of a temporary (the result of an expression that no variable
 /// holds): `b.to(kCPU, true)` consumed where it is made.

@@ -432,7 +432,7 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
       DS && DS->isSingleDecl())
     if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
         V && !V->getType()->isReferenceType()) {
-      addCopy(C, declKey(V), V->getName().str(),
+      addCopy(C, varKey(V), V->getName().str(),
               false, Current, nullptr);
       return;
     }

@@ -1,4 +1,4 @@
-//===--- ExprUtils.cpp - Identity and shape of CUDA-call arguments ------===//
+//===--- ExprUtils.cpp - Shapes of expressions and calls -------------===//
 
 #include "ExprUtils.h"
 #include "CudaApiModel.h"

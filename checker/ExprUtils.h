@@ -1,4 +1,4 @@
-//===--- ExprUtils.h - Identity and shape of CUDA-call arguments -*- C++ -*-===//
+//===--- ExprUtils.h - Shapes of expressions and calls ------*- C++ -*-===//
 //
 // Small queries over expressions that the model and the analysis share:
 // what an expression is once casts and wrappers are stripped, what a

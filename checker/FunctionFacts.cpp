@@ -351,7 +351,7 @@ void FunctionFacts::buildAliasesAndProvenance() {
       LhsKey = exprKey(L);
       LhsType = L->getType();
     } else {
-      LhsKey = declKey(A.Var);
+      LhsKey = varKey(A.Var);
       LhsType = A.Var->getType();
     }
     // c10::cuda::getStreamFromPool: PyTorch creates its pool streams with

@@ -17,6 +17,11 @@ namespace {
 /// caller names through its argument.
 bool outlivesCall(const Expr *E) {
   E = strip(E);
+  // A local reference stands for what it is bound to (`auto &s = s_;`).
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      if (const Expr *Object = referentOf(V))
+        return outlivesCall(Object);
   bool Member = false;
   while (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
     E = strip(M->getBase());
@@ -283,7 +288,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       if (isStreamType(V->getType())) {
         StreamRef St;
         St.K = StreamRef::Named;
-        St.Key = declKey(V);
+        St.Key = varKey(V);
         St.Spelling = V->getName().str();
         SeedStream(St);
       }
@@ -356,7 +361,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   if (Op)
     for (const VarDecl *V : capturedVars(Op))
       if (isBufferType(V->getType()))
-        SeedNamed(declKey(V), V->getName().str(), V);
+        SeedNamed(varKey(V), V->getName().str(), V);
   for (const HelperSummary *CS : ThisCalleeSummaries)
     for (const HelperSummary::NamedBuffer &B : CS->Named)
       if (thisMemberPath(B.Key))
