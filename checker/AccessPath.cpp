@@ -12,21 +12,19 @@ std::string ptrKey(const void *P) {
   return std::to_string(reinterpret_cast<uintptr_t>(P));
 }
 
-constexpr llvm::StringLiteral ThisPrefix = "this->";
-
 } // namespace
 
-std::string declKey(const ValueDecl *D) {
-  return "d" + ptrKey(D->getCanonicalDecl());
-}
+//===----------------------------------------------------------------------===//
+// Building paths
+//===----------------------------------------------------------------------===//
 
-/// The named object a local reference is bound to (see varKey), or null:
-/// a variable, or a chain of members of one reached through `.` (or `->`
-/// on `this`). Not through another pointer or a subscript (`p->s`, `s[i]`):
-/// the pointer or the index may change after the binding, and the
-/// reference would then be taken for another object's name; and elements
-/// of an array are one buffer (AliasClasses), so that `R &back = rs[0],
-/// &front = rs[1];` would be taken for one.
+/// The named object a local reference is bound to (see ofVar), or null: a
+/// variable, or a chain of members of one reached through `.` (or `->` on
+/// `this`). Not through another pointer or a subscript (`p->s`, `s[i]`):
+/// the pointer or the index may change after the binding, and the reference
+/// would then be taken for another object's name; and elements of an array
+/// are one buffer (AliasClasses), so that `R &back = rs[0], &front = rs[1];`
+/// would be taken for one.
 const Expr *referentOf(const VarDecl *V) {
   if (!V->getType()->isReferenceType() || !V->hasLocalStorage() ||
       isa<ParmVarDecl>(V) || V->isInitCapture() || !V->getInit())
@@ -45,77 +43,122 @@ const Expr *referentOf(const VarDecl *V) {
                                                                : nullptr;
 }
 
-std::string varKey(const VarDecl *V) {
-  if (const Expr *Object = referentOf(V))
-    return exprKey(Object);
-  return declKey(V);
+AccessPath AccessPath::ofDecl(const ValueDecl *D) {
+  return AccessPath(RootKind::Decl, "d" + ptrKey(D->getCanonicalDecl()));
 }
 
-std::string temporaryKey(const Expr *E) { return "tmp" + ptrKey(E); }
+AccessPath AccessPath::ofVar(const VarDecl *V) {
+  if (const Expr *Object = referentOf(V))
+    return of(Object);
+  return ofDecl(V);
+}
 
-std::string exprKey(const Expr *E) {
+AccessPath AccessPath::temporary(const Expr *E) {
+  return AccessPath(RootKind::Temporary, "tmp" + ptrKey(E));
+}
+
+AccessPath AccessPath::of(const Expr *E) {
   E = strip(E);
   if (!E)
-    return "?";
+    return AccessPath(RootKind::Other, "?");
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
-      return varKey(V);
-    return declKey(D->getDecl());
+      return ofVar(V);
+    return ofDecl(D->getDecl());
   }
-  if (const auto *M = dyn_cast<MemberExpr>(E))
-    return exprKey(M->getBase()) + (M->isArrow() ? "->" : ".") + "f" +
-           ptrKey(M->getMemberDecl()->getCanonicalDecl());
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    AccessPath P = of(M->getBase());
+    P.append({M->isArrow() ? PathStep::Arrow : PathStep::Dot,
+              cast<ValueDecl>(M->getMemberDecl()->getCanonicalDecl()),
+              nullptr});
+    return P;
+  }
   if (isa<CXXThisExpr>(E))
-    return "this";
-  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-    return exprKey(A->getBase()) + "[" + exprKey(A->getIdx()) + "]";
+    return AccessPath(RootKind::This, "this");
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+    AccessPath P = of(A->getBase());
+    P.append({PathStep::Index, nullptr, A->getIdx()});
+    return P;
+  }
   if (const auto *I = dyn_cast<IntegerLiteral>(E))
-    return std::to_string(I->getValue().getLimitedValue());
+    return AccessPath(RootKind::Other,
+                      std::to_string(I->getValue().getLimitedValue()));
   if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
-           exprKey(U->getSubExpr());
+    return AccessPath(RootKind::Other,
+                      std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
+                          of(U->getSubExpr()).Key);
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     std::string K = C->getDirectCallee()
                         ? "c" + ptrKey(C->getDirectCallee()->getCanonicalDecl())
-                        : exprKey(C->getCallee());
+                        : of(C->getCallee()).Key;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-      K = exprKey(MC->getImplicitObjectArgument()) + "." + K;
+      K = of(MC->getImplicitObjectArgument()).Key + "." + K;
     K += "(";
     for (const Expr *A : C->arguments())
-      K += exprKey(A) + ",";
-    return K + ")";
+      K += of(A).Key + ",";
+    return AccessPath(RootKind::Call, K + ")");
   }
-  return "<" + ptrKey(E) + ">"; // unknown shape: only equal to itself
+  // An unknown shape: only equal to itself.
+  return AccessPath(RootKind::Other, "<" + ptrKey(E) + ">");
 }
 
-std::optional<llvm::StringRef> thisMemberPath(llvm::StringRef Key) {
-  if (!Key.consume_front(ThisPrefix))
-    return std::nullopt;
-  return Key;
-}
-
-std::optional<llvm::StringRef> paramMemberPath(llvm::StringRef Key,
-                                               const ParmVarDecl *P) {
-  if (!Key.consume_front(declKey(P)) ||
-      !(Key.starts_with(".") || Key.starts_with("->")))
-    return std::nullopt;
-  return Key;
-}
-
-std::string memberKey(const std::string &Object, bool Arrow,
-                      llvm::StringRef Rest) {
-  return Object + (Arrow ? "->" : ".") + Rest.str();
-}
-
-std::string withRoot(const std::string &Root, llvm::StringRef Path) {
-  return Root + Path.str();
+void AccessPath::append(const PathStep &S) {
+  Steps.push_back(S);
+  switch (S.K) {
+  case PathStep::Dot:
+    Key += ".f" + ptrKey(S.Member);
+    return;
+  case PathStep::Arrow:
+    Key += "->f" + ptrKey(S.Member);
+    return;
+  case PathStep::Index:
+    Key += "[" + of(S.IndexExpr).Key + "]";
+    return;
+  }
 }
 
 //===----------------------------------------------------------------------===//
-// AliasClasses
+// Rebasing at a call
 //===----------------------------------------------------------------------===//
 
-std::string AliasClasses::wholeBuffer(const std::string &Key) {
+bool AccessPath::isThisMember() const {
+  return Root == RootKind::This && !Steps.empty() &&
+         Steps.front().K == PathStep::Arrow;
+}
+
+bool AccessPath::isMemberOf(const ParmVarDecl *P) const {
+  if (Root != RootKind::Decl || Steps.empty() ||
+      Steps.front().K == PathStep::Index)
+    return false;
+  std::string Param = ofDecl(P).Key;
+  return RootLength == Param.size() && Key.compare(0, RootLength, Param) == 0;
+}
+
+AccessPath AccessPath::rebasedOnObject(const AccessPath &Object,
+                                       bool ObjectIsPointer) const {
+  AccessPath R = Object;
+  for (size_t I = 0; I < Steps.size(); ++I) {
+    PathStep S = Steps[I];
+    if (I == 0)
+      S.K = ObjectIsPointer ? PathStep::Arrow : PathStep::Dot;
+    R.append(S);
+  }
+  return R;
+}
+
+AccessPath AccessPath::rebasedOnArgument(const AccessPath &Arg,
+                                         bool Deref) const {
+  AccessPath R = Arg;
+  for (size_t I = 0; I < Steps.size(); ++I) {
+    PathStep S = Steps[I];
+    if (I == 0 && Deref)
+      S.K = PathStep::Dot;
+    R.append(S);
+  }
+  return R;
+}
+
+std::string AccessPath::wholeBufferKey() const {
   std::string R;
   int Depth = 0;
   for (char C : Key) {
@@ -135,9 +178,12 @@ std::string AliasClasses::wholeBuffer(const std::string &Key) {
   return R;
 }
 
-unsigned AliasClasses::id(const std::string &RawKey) {
-  std::string Key = wholeBuffer(RawKey);
-  auto [It, New] = Ids.try_emplace(Key, Parent.size());
+//===----------------------------------------------------------------------===//
+// AliasClasses
+//===----------------------------------------------------------------------===//
+
+unsigned AliasClasses::id(const AccessPath &P) {
+  auto [It, New] = Ids.try_emplace(P.wholeBufferKey(), Parent.size());
   if (New) {
     Parent.push_back(Parent.size());
     Prov.push_back(Provenance::Unknown);
@@ -151,13 +197,13 @@ unsigned AliasClasses::find(unsigned I) {
   return I;
 }
 
-unsigned AliasClasses::classOf(const std::string &Key) { return find(id(Key)); }
+unsigned AliasClasses::classOf(const AccessPath &P) { return find(id(P)); }
 
-std::string AliasClasses::classKey(const std::string &Key) {
-  return "#" + std::to_string(classOf(Key));
+std::string AliasClasses::classKey(const AccessPath &P) {
+  return "#" + std::to_string(classOf(P));
 }
 
-void AliasClasses::unite(const std::string &A, const std::string &B) {
+void AliasClasses::unite(const AccessPath &A, const AccessPath &B) {
   unsigned X = classOf(A), Y = classOf(B);
   if (X == Y)
     return;
@@ -165,13 +211,13 @@ void AliasClasses::unite(const std::string &A, const std::string &B) {
   Prov[X] = std::max(Prov[X], Prov[Y]);
 }
 
-void AliasClasses::mark(const std::string &Key, Provenance P) {
-  unsigned C = classOf(Key);
-  Prov[C] = std::max(Prov[C], P);
+void AliasClasses::mark(const AccessPath &P, Provenance Pr) {
+  unsigned C = classOf(P);
+  Prov[C] = std::max(Prov[C], Pr);
 }
 
-Provenance AliasClasses::provenance(const std::string &Key) {
-  return Prov[classOf(Key)];
+Provenance AliasClasses::provenance(const AccessPath &P) {
+  return Prov[classOf(P)];
 }
 
 } // namespace clang::tidy::cuda

@@ -1,12 +1,12 @@
 //===--- AccessPath.h - Identity of buffers, streams and events -*- C++ -*-===//
 //
 // One concern: when two expressions name the same buffer, stream or event.
-// An identity is a key: a root (a declaration, `this`, a call, a temporary)
-// followed by members (`.f`/`->f`) and indices (`[k]`). Every key is built
-// and taken apart here and nowhere else, so that the typed access path of
-// the redesign (docs/architecture.md) replaces this file only.
+// An identity is an AccessPath: a root (a declaration, `this`, a call, a
+// temporary) followed by members (`.f` / `->f`) and indices (`[k]`), built
+// from expressions here, and rebased here when a helper's summary is applied
+// at a call (`this` to the object called on, a parameter to its argument).
 //
-// Buffers additionally go through alias classes (union-find over keys,
+// Buffers additionally go through alias classes (union-find over paths,
 // with the provenance of each class: pinned, device, pageable).
 //
 // May call: ExprUtils (strip). Called by every analysis phase.
@@ -18,6 +18,8 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -30,69 +32,117 @@ namespace clang::tidy::cuda {
 /// Ordered by strength of evidence: pinned beats device beats pageable.
 enum class Provenance { Unknown, Pageable, Device, Pinned };
 
-/// A string that is equal for two expressions naming the same variable,
-/// member, element or call result. Declarations are keyed by identity, so
-/// that shadowed names do not collide; an unknown shape is equal only to
-/// itself. Null in: a key equal to no other expression's.
-std::string exprKey(const Expr *E);
+/// One step of an access path: a member reached with `.` or `->`, or an
+/// element `[index]` (the index kept as written, so that a later analysis
+/// can reason about `s[i]` over a loop's range).
+struct PathStep {
+  enum Kind : unsigned char { Dot, Arrow, Index } K;
+  const ValueDecl *Member = nullptr; ///< Dot / Arrow: the member (canonical)
+  const Expr *IndexExpr = nullptr;   ///< Index: the index expression
+};
 
-/// The key of a declaration itself: a parameter, a variable, a function.
-std::string declKey(const ValueDecl *D);
+/// Which storage an expression names, as a root followed by members and
+/// indices: `r.h_`, `this->s_`, `bufs[i]`, `f(x).s`. Two paths are equal
+/// when they name the same storage as far as the syntax shows: roots are
+/// compared by declaration identity (shadowed names do not collide), indices
+/// and call arguments by their own paths; an expression of no known shape
+/// is equal only to itself. Ordered (for maps) by a canonical form.
+class AccessPath {
+public:
+  enum class RootKind : unsigned char {
+    None,      ///< a default-constructed path: names nothing
+    Decl,      ///< a variable, parameter or function
+    This,      ///< `this`
+    Call,      ///< the result of a call (callee, object and arguments)
+    Temporary, ///< a value no variable holds (temporary())
+    Other,     ///< another expression (`*p`, `&x`, a literal, ...)
+  };
 
-/// What exprKey gives for a use of variable V: declKey(V), or, for a local
-/// reference bound to a variable or a member of one (`R &a = r;`,
-/// `cudaStream_t &s = st.copy;`, `auto &e = this->ev_;`), the key of that
-/// object, which the reference names for its whole life (C++ [dcl.ref]: a
-/// reference cannot be rebound). Not looked through: parameters,
-/// init-captures (a summary names the caller's objects by them), references
-/// bound through a pointer other than `this` or a subscript (`p->s`, `s[i]`:
-/// the pointer or index may change), or to a call's result (two calls may
-/// return different objects).
-std::string varKey(const VarDecl *V);
+  AccessPath() = default;
+
+  /// The path an expression names (after strip()); null: None.
+  static AccessPath of(const Expr *E);
+  /// A declaration itself: a parameter, a variable, a function.
+  static AccessPath ofDecl(const ValueDecl *D);
+  /// A use of variable V: ofDecl(V), or, for a local reference bound to a
+  /// variable or a member of one (`R &a = r;`, `cudaStream_t &s =
+  /// st.copy;`, `auto &e = this->ev_;`), the path of that object, which the
+  /// reference names for its whole life (C++ [dcl.ref]: a reference cannot
+  /// be rebound). Not looked through: parameters, init-captures (a summary
+  /// names the caller's objects by them), references bound through a
+  /// pointer other than `this` or a subscript (`p->s`, `s[i]`: the pointer
+  /// or index may change), or to a call's result (two calls may return
+  /// different objects).
+  static AccessPath ofVar(const VarDecl *V);
+  /// The result of an expression that no variable holds (`b.to(kCPU,
+  /// true)` consumed where it is made).
+  static AccessPath temporary(const Expr *E);
+
+  RootKind rootKind() const { return Root; }
+  llvm::ArrayRef<PathStep> steps() const { return Steps; }
+  bool empty() const { return Root == RootKind::None; }
+
+  /// `this->m...`: true when rooted at `this` with at least one member.
+  bool isThisMember() const;
+  /// `p.m...` / `p->m...` of parameter P.
+  bool isMemberOf(const ParmVarDecl *P) const;
+
+  /// A member path of `this` (isThisMember) as a member path of Object
+  /// instead: `this->s_` at `obj.wait()` is `obj.s_` (or `ptr->s_` when
+  /// ObjectIsPointer).
+  AccessPath rebasedOnObject(const AccessPath &Object,
+                             bool ObjectIsPointer) const;
+  /// A member path of a parameter (isMemberOf) as one of the argument's
+  /// path Arg (its steps appended as they are), or, for an argument `&q`
+  /// to a pointer parameter, as one of q (`p->x` is `q.x`): pass q's path
+  /// as Arg and Deref true.
+  AccessPath rebasedOnArgument(const AccessPath &Arg, bool Deref) const;
+
+  /// The same path with every index collapsed: the whole array of buffers
+  /// (`h[b]` and `h[1 - b]` of a double buffer are one class).
+  std::string wholeBufferKey() const;
+
+  /// The canonical form (equal exactly for equal paths), for ordering and
+  /// hashing; never parsed.
+  const std::string &key() const { return Key; }
+
+  bool operator==(const AccessPath &O) const { return Key == O.Key; }
+  bool operator!=(const AccessPath &O) const { return Key != O.Key; }
+  bool operator<(const AccessPath &O) const { return Key < O.Key; }
+
+private:
+  AccessPath(RootKind R, std::string RootKey)
+      : Root(R), Key(std::move(RootKey)), RootLength(Key.size()) {}
+  void append(const PathStep &S);
+
+  RootKind Root = RootKind::None;
+  llvm::SmallVector<PathStep, 2> Steps;
+  /// The canonical form: the root's identity, then each step's. Equal
+  /// exactly for equal paths; used only for comparison and ordering.
+  std::string Key;
+  size_t RootLength = 0; ///< the root's part of Key
+};
 
 /// The object a local reference V names (the expression it is bound to),
-/// where varKey looks through it; else null.
+/// where AccessPath::ofVar looks through it; else null.
 const Expr *referentOf(const VarDecl *V);
 
-/// The key of a temporary (the result of an expression that no variable
-/// holds): `b.to(kCPU, true)` consumed where it is made.
-std::string temporaryKey(const Expr *E);
-
-/// A key rooted at `this` (`this->h_`, `this->buf_.h`): the members after
-/// `this->`. nullopt for any other root.
-std::optional<llvm::StringRef> thisMemberPath(llvm::StringRef Key);
-
-/// A key rooted at parameter P that names one of its members (`p.s_` of
-/// `P &p`, `p->s_` of `P *p`): the rest, starting with `.` or `->`.
-std::optional<llvm::StringRef> paramMemberPath(llvm::StringRef Key,
-                                               const ParmVarDecl *P);
-
-/// The key of member path Rest (as thisMemberPath gives it) of the object
-/// whose key is Object: `Object.Rest` or `Object->Rest`.
-std::string memberKey(const std::string &Object, bool Arrow,
-                      llvm::StringRef Rest);
-
-/// The key of member path Path (as paramMemberPath gives it, starting with
-/// `.` or `->`) of the object whose key is Root.
-std::string withRoot(const std::string &Root, llvm::StringRef Path);
-
-/// Union-find over buffer keys, with the provenance of each class. Buffers
+/// Union-find over buffer paths, with the provenance of each class. Buffers
 /// are tracked as a whole, and so are arrays of buffers: `h[b]` and
 /// `h[1 - b]` of a ring of pinned buffers are one class.
 class AliasClasses {
 public:
-  /// The class of a key, created (alone, provenance unknown) if new.
-  unsigned classOf(const std::string &Key);
-  /// A key standing for the class (equal for aliased keys).
-  std::string classKey(const std::string &Key);
-  void unite(const std::string &A, const std::string &B);
+  /// The class of a path, created (alone, provenance unknown) if new.
+  unsigned classOf(const AccessPath &P);
+  /// A name standing for the class (equal for aliased paths).
+  std::string classKey(const AccessPath &P);
+  void unite(const AccessPath &A, const AccessPath &B);
   /// Records evidence; the strongest evidence of a class wins.
-  void mark(const std::string &Key, Provenance P);
-  Provenance provenance(const std::string &Key);
+  void mark(const AccessPath &P, Provenance Prov);
+  Provenance provenance(const AccessPath &P);
 
 private:
-  static std::string wholeBuffer(const std::string &Key);
-  unsigned id(const std::string &RawKey);
+  unsigned id(const AccessPath &P);
   unsigned find(unsigned I);
 
   llvm::StringMap<unsigned> Ids;

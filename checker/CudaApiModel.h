@@ -19,6 +19,7 @@
 #ifndef CUDA_ASYNC_READ_BEFORE_SYNC_CUDAAPIMODEL_H
 #define CUDA_ASYNC_READ_BEFORE_SYNC_CUDAAPIMODEL_H
 
+#include "AccessPath.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -246,18 +247,20 @@ struct StreamRef {
   enum Kind {
     Legacy,    ///< 0 / nullptr / cudaStreamLegacy (legacy default stream)
     PerThread, ///< cudaStreamPerThread, or 0 in per-thread mode
-    Named,     ///< a variable, member or call; identity by Key
+    Named,     ///< a variable, member or call; identity by Path
     Unknown,   ///< matches no stream (helper summaries' "any stream")
   } K = Unknown;
-  std::string Key;      ///< identity (AccessPath's exprKey), for Named
+  AccessPath Path;       ///< identity, for Named
   std::string Spelling; ///< source text, for notes
   bool NonBlocking = false; ///< created with cudaStreamNonBlocking
 
   bool sameStream(const StreamRef &O) const {
-    return K == O.K && (K != Named || Key == O.Key) && K != Unknown;
+    return K == O.K && (K != Named || Path == O.Path) && K != Unknown;
   }
   /// A string equal for the same stream (Unknown streams included).
-  std::string identity() const { return std::to_string(K) + "|" + Key; }
+  std::string identity() const {
+    return std::to_string(K) + "|" + Path.key();
+  }
 };
 
 /// Does a host sync of stream Sync complete work on stream Work? The same

@@ -37,7 +37,7 @@ private:
                              bool &Pageable);
   void addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
                const StreamRef &S, const Expr *Inner);
-  void addCopy(const CallExpr *C, const std::string &Key,
+  void addCopy(const CallExpr *C, const AccessPath &Key,
                const std::string &Name, bool Pageable, const StreamRef &S,
                const Expr *Inner);
   /// Is a call's callee something the analysis looks into or knows?
@@ -113,8 +113,8 @@ void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
   Out.List.push_back(std::move(Ev));
 }
 
-const Expr *EffectBuilder::d2hDestination(const CallExpr *C, const ApiEntry &E,
-                           bool &Pageable) {
+const Expr *EffectBuilder::d2hDestination(const CallExpr *C,
+                                          const ApiEntry &E, bool &Pageable) {
   llvm::StringRef DstField = paramsStructFields(E.Struct).Dst;
   const Expr *Dst = DstField.empty()
                         ? arg(C, E.DstArg)
@@ -152,13 +152,15 @@ const Expr *EffectBuilder::d2hDestination(const CallExpr *C, const ApiEntry &E,
   return Root;
 }
 
-void EffectBuilder::addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
-             const StreamRef &S, const Expr *Inner) {
-  addCopy(C, exprKey(Root), spelling(Root, Ctx), Pageable, S, Inner);
+void EffectBuilder::addCopy(const CallExpr *C, const Expr *Root,
+                            bool Pageable, const StreamRef &S,
+                            const Expr *Inner) {
+  addCopy(C, AccessPath::of(Root), spelling(Root, Ctx), Pageable, S, Inner);
 }
-void EffectBuilder::addCopy(const CallExpr *C, const std::string &Key,
-             const std::string &Name, bool Pageable, const StreamRef &S,
-             const Expr *Inner) {
+
+void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,
+                            const std::string &Name, bool Pageable,
+                            const StreamRef &S, const Expr *Inner) {
   CopySite *Site = Out.newCopy(R);
   Site->Call = C;
   Site->InnerCopy = Inner;
@@ -249,7 +251,7 @@ void EffectBuilder::collectCallEffects() {
 /// that only forward or wrap the lambda do not run it.
 template <class Args>
 void EffectBuilder::addLambdaArgs(const Expr *Call, Args Arguments,
-                   const NamedDecl *Callee) {
+                                  const NamedDecl *Callee) {
   if (isStdFunction(dyn_cast_or_null<FunctionDecl>(Callee),
                     {"move", "forward", "ref", "cref", "as_const",
                      "addressof", "bind", "bind_front", "bind_back",
@@ -330,7 +332,8 @@ void EffectBuilder::collectBatchCopy(const CallExpr *C, const ApiEntry &E) {
         Sub ? dyn_cast<DeclRefExpr>(strip(Sub->getBase())) : nullptr;
     if (Base && Base->getDecl() == Array) {
       auto Index = evalInt(Sub->getIdx(), Ctx);
-      Slots[Index ? std::to_string(*Index) : exprKey(Sub->getIdx())] = A.Rhs;
+      Slots[Index ? std::to_string(*Index)
+                    : AccessPath::of(Sub->getIdx()).key()] = A.Rhs;
     }
   }
   std::vector<const Expr *> Dsts;
@@ -432,7 +435,7 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
       DS && DS->isSingleDecl())
     if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
         V && !V->getType()->isReferenceType()) {
-      addCopy(C, varKey(V), V->getName().str(),
+      addCopy(C, AccessPath::ofVar(V), V->getName().str(),
               false, Current, nullptr);
       return;
     }
@@ -445,7 +448,7 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
     return;
   }
   // A temporary: read by whatever consumes it.
-  std::string Key = temporaryKey(C);
+  AccessPath Key = AccessPath::temporary(C);
   addCopy(C, Key, spelling(C, Ctx), false, Current, nullptr);
   TemporaryCopies.push_back({C, F.Aliases.classKey(Key)});
 }
@@ -462,7 +465,7 @@ void EffectBuilder::collectAccessEffects() {
   for (const Expr *E : F.Candidates) {
     // Only the outermost expression naming a tracked buffer is a use:
     // skip the `this` / base parts of a member chain.
-    std::string Class = F.Aliases.classKey(exprKey(E));
+    std::string Class = F.Aliases.classKey(AccessPath::of(E));
     if (Tracked.count(Class))
       addAccess(E, Class);
   }

@@ -214,8 +214,8 @@ StreamRef FunctionFacts::streamOf(const Expr *E) {
     return S;
   }
   S.K = StreamRef::Named;
-  S.Key = exprKey(E);
-  S.NonBlocking = isNonBlockingStream(S.Key);
+  S.Path = AccessPath::of(E);
+  S.NonBlocking = isNonBlockingStream(S.Path);
   return S;
 }
 
@@ -295,21 +295,21 @@ Provenance FunctionFacts::varProvenance(const VarDecl *V) {
 }
 
 Provenance FunctionFacts::provenanceOf(const Expr *Root) {
-  Provenance P = Aliases.provenance(exprKey(Root));
+  Provenance P = Aliases.provenance(AccessPath::of(Root));
   return std::max(P, declProvenance(Root));
 }
 
 /// Where a tensor's storage lives, from the expression that gives the
 /// variable its value; views and copies of a tensor handle share its
 /// storage (an alias).
-void FunctionFacts::applyTensorOrigin(const std::string &Key,
+void FunctionFacts::applyTensorOrigin(const AccessPath &Key,
                                       const Expr *Rhs) {
   TensorOrigin O = tensorOrigin(Rhs);
   switch (O.K) {
   case TensorOrigin::None:
     return;
   case TensorOrigin::SameStorage:
-    Aliases.unite(Key, exprKey(O.Of));
+    Aliases.unite(Key, AccessPath::of(O.Of));
     return;
   case TensorOrigin::Pinned:
     return Aliases.mark(Key, Provenance::Pinned);
@@ -340,7 +340,7 @@ const Expr *FunctionFacts::allocTarget(const CallExpr *C,
 
 void FunctionFacts::buildAliasesAndProvenance() {
   for (const Assignment &A : Assigns) {
-    std::string LhsKey;
+    AccessPath LhsKey;
     QualType LhsType;
     if (A.Lhs) {
       const Expr *L = strip(A.Lhs);
@@ -348,10 +348,10 @@ void FunctionFacts::buildAliasesAndProvenance() {
       // h1 and h2.
       if (!isa<DeclRefExpr, MemberExpr>(L))
         continue;
-      LhsKey = exprKey(L);
+      LhsKey = AccessPath::of(L);
       LhsType = L->getType();
     } else {
-      LhsKey = varKey(A.Var);
+      LhsKey = AccessPath::ofVar(A.Var);
       LhsType = A.Var->getType();
     }
     // c10::cuda::getStreamFromPool: PyTorch creates its pool streams with
@@ -374,7 +374,7 @@ void FunctionFacts::buildAliasesAndProvenance() {
       continue;
     }
     if (const Expr *Root = bufferRoot(A.Rhs)) {
-      Aliases.unite(LhsKey, exprKey(Root));
+      Aliases.unite(LhsKey, AccessPath::of(Root));
       Aliases.mark(LhsKey, declProvenance(Root));
     }
   }
@@ -384,7 +384,7 @@ void FunctionFacts::buildAliasesAndProvenance() {
       continue;
     if (E->Role == ApiRole::PinnedAlloc || E->Role == ApiRole::DeviceAlloc) {
       if (const Expr *T = allocTarget(C, *E))
-        Aliases.mark(exprKey(T), E->Role == ApiRole::PinnedAlloc
+        Aliases.mark(AccessPath::of(T), E->Role == ApiRole::PinnedAlloc
                                      ? Provenance::Pinned
                                      : Provenance::Device);
     } else if (E->Role == ApiRole::TorchCopy &&
@@ -394,12 +394,12 @@ void FunctionFacts::buildAliasesAndProvenance() {
       if (const Expr *Obj = arg(C, ObjectArg))
         if (const Expr *Root = bufferRoot(Obj);
             Root && provenanceOf(Root) == Provenance::Unknown)
-          Aliases.mark(exprKey(Root), Provenance::Device);
+          Aliases.mark(AccessPath::of(Root), Provenance::Device);
     } else if (E->Role == ApiRole::StreamCreate && E->FlagsArg != NoArg) {
       auto Flags = evalInt(arg(C, E->FlagsArg), Ctx);
       const Expr *T = allocTarget(C, *E);
       if (T && Flags && (*Flags & StreamNonBlockingFlag))
-        NonBlockingStreams.insert(exprKey(T));
+        NonBlockingStreams.insert(AccessPath::of(T));
     }
   }
 }
@@ -415,7 +415,7 @@ void FunctionFacts::collectQueryVars() {
     bool IsQuery = E && isQueryRole(E->Role);
     auto It = QueryVars.find(V);
     if (!IsQuery ||
-        (It != QueryVars.end() && exprKey(It->second) != exprKey(Q)))
+        (It != QueryVars.end() && AccessPath::of(It->second) != AccessPath::of(Q)))
       Conflicting.insert(V);
     else
       QueryVars[V] = Q;

@@ -95,8 +95,8 @@ public:
   StreamRef currentStreamAt(SourceLocation L);
   /// Is the stream with this key created with cudaStreamNonBlocking (or
   /// taken from libtorch's pool)?
-  bool isNonBlockingStream(const std::string &Key) const {
-    return NonBlockingStreams.count(Key) != 0;
+  bool isNonBlockingStream(const AccessPath &Stream) const {
+    return NonBlockingStreams.count(Stream) != 0;
   }
 
   /// The provenance of a buffer root (bufferRoot): its alias class's,
@@ -141,7 +141,7 @@ private:
   };
 
   void buildAliasesAndProvenance();
-  void applyTensorOrigin(const std::string &Key, const Expr *Rhs);
+  void applyTensorOrigin(const AccessPath &Tensor, const Expr *Rhs);
   void collectQueryVars();
   void collectStreamSetters();
   Provenance declProvenance(const Expr *Root);
@@ -149,7 +149,7 @@ private:
 
   std::vector<ParamsWrite> ParamsWrites;
   std::vector<StreamSetter> Setters;
-  std::set<std::string> NonBlockingStreams;
+  std::set<AccessPath> NonBlockingStreams;
   bool Broken = false;
 };
 

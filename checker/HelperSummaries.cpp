@@ -46,10 +46,9 @@ bool isBufferType(QualType T) {
 /// `p->s_` at `obj.wait()` / `p->wait()`; unchanged at a call on `this`,
 /// of a lambda (whose `this` is the caller's), and for globals. False
 /// where the object is not known.
-bool rebase(FunctionFacts &F, std::string &Key, std::string &Spelling,
+bool rebase(FunctionFacts &F, AccessPath &Path, std::string &Spelling,
             const CallExpr *C, bool Lambda) {
-  std::optional<llvm::StringRef> Rest = thisMemberPath(Key);
-  if (Lambda || !Rest)
+  if (Lambda || !Path.isThisMember())
     return true;
   // `o.wait()`, or an operator called as one (`++o`, `o[i]`, `o(d)`),
   // whose object is argument 0.
@@ -63,7 +62,7 @@ bool rebase(FunctionFacts &F, std::string &Key, std::string &Spelling,
   if (isThis(Obj))
     return true;
   bool Arrow = Obj->getType()->isPointerType();
-  Key = memberKey(exprKey(Obj), Arrow, *Rest);
+  Path = Path.rebasedOnObject(AccessPath::of(Obj), Arrow);
   llvm::StringRef Member = Spelling;
   Member.consume_front("this->");
   Spelling = spelling(Obj, F.Ctx) + (Arrow ? "->" : ".") + Member.str();
@@ -75,7 +74,7 @@ bool rebase(FunctionFacts &F, std::string &Key, std::string &Spelling,
 /// Lambda stands for its initializer (*Init is set to it), `this->` is
 /// rebased to the object of the member call Call. False where the caller
 /// cannot name it.
-bool nameAtCall(FunctionFacts &F, std::string &Key, std::string &Name,
+bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
                 const Expr *Call, const CXXMethodDecl *Lambda,
                 const Expr **Init = nullptr) {
   if (!Lambda) {
@@ -86,8 +85,7 @@ bool nameAtCall(FunctionFacts &F, std::string &Key, std::string &Name,
     if (const FunctionDecl *Fn = C->getDirectCallee())
       for (unsigned P = 0; P < Fn->getNumParams(); ++P) {
         const ParmVarDecl *PD = Fn->getParamDecl(P);
-        std::optional<llvm::StringRef> Rest = paramMemberPath(Key, PD);
-        if (!Rest)
+        if (!Path.isMemberOf(PD))
           continue;
         const Expr *A = paramArg(C, P);
         if (!A)
@@ -97,24 +95,26 @@ bool nameAtCall(FunctionFacts &F, std::string &Key, std::string &Name,
         llvm::StringRef NameRest = Name;
         NameRest.consume_front(PD->getName());
         const auto *U = dyn_cast<UnaryOperator>(strip(A));
-        if (U && U->getOpcode() == UO_AddrOf && Rest->consume_front("->")) {
+        if (U && U->getOpcode() == UO_AddrOf &&
+            Path.steps().front().K == PathStep::Arrow) {
           NameRest.consume_front("->");
-          Key = memberKey(exprKey(U->getSubExpr()), /*Arrow=*/false, *Rest);
+          Path = Path.rebasedOnArgument(AccessPath::of(U->getSubExpr()),
+                                        /*Deref=*/true);
           Name = spelling(U->getSubExpr(), F.Ctx) + "." + NameRest.str();
           return true;
         }
-        Key = withRoot(exprKey(A), *Rest);
+        Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
         Name = spelling(A, F.Ctx) + NameRest.str();
         return true;
       }
-    return rebase(F, Key, Name, C, /*Lambda=*/false);
+    return rebase(F, Path, Name, C, /*Lambda=*/false);
   }
   for (const VarDecl *V : capturedVars(Lambda)) {
-    if (!V->isInitCapture() || !V->getInit() || Key != declKey(V))
+    if (!V->isInitCapture() || !V->getInit() || Path != AccessPath::ofDecl(V))
       continue;
     const Expr *E = V->getInit();
     const Expr *Root = bufferRoot(E);
-    Key = exprKey(Root ? Root : E);
+    Path = AccessPath::of(Root ? Root : E);
     Name = spelling(Root ? Root : E, F.Ctx);
     if (Init)
       *Init = E;
@@ -129,12 +129,12 @@ bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
   if (S.K != StreamRef::Named)
     return true;
   const Expr *Init = nullptr;
-  if (!nameAtCall(F, S.Key, S.Spelling, Call, Lambda, &Init))
+  if (!nameAtCall(F, S.Path, S.Spelling, Call, Lambda, &Init))
     return false;
   if (Init)
     S = F.streamOf(Init);
   else
-    S.NonBlocking = F.isNonBlockingStream(S.Key);
+    S.NonBlocking = F.isNonBlockingStream(S.Path);
   return true;
 }
 
@@ -154,7 +154,8 @@ void applyNamedAccesses(Solver &Sv, const PendingState &St,
   for (const HelperSummary::NamedBuffer &B : S.Named) {
     if (B.Unsynced.empty())
       continue;
-    std::string Key = B.Key, Name = B.Name;
+    AccessPath Key = B.Path;
+    std::string Name = B.Name;
     if (!nameAtCall(F, Key, Name, Call, Lambda))
       continue;
     std::string Class = F.Aliases.classKey(Key);
@@ -221,10 +222,10 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     Sd.StreamParam = Stream;
     CopySite *S = newSeed(Out, std::move(Sd));
     if (Buf >= 0)
-      S->Buffer = F.Aliases.classKey(declKey(FD->getParamDecl(Buf)));
+      S->Buffer = F.Aliases.classKey(AccessPath::ofDecl(FD->getParamDecl(Buf)));
     if (Stream >= 0) {
       S->Stream.K = StreamRef::Named;
-      S->Stream.Key = declKey(FD->getParamDecl(Stream));
+      S->Stream.Path = AccessPath::ofDecl(FD->getParamDecl(Stream));
     }
   };
   for (int S : StreamParams)
@@ -233,11 +234,11 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   // (`void wait() { cudaStreamSynchronize(s_); }`), globals, a lambda's
   // captures. A sync of one on every path is a sync at the call; a use on
   // one is ordered after the caller's copies on it.
-  std::set<std::string> Seen;
+  std::set<AccessPath> Seen;
   std::vector<StreamRef> Streams;
   auto SeedStream = [&](const StreamRef &St) {
     if (St.K != StreamRef::Named || Streams.size() >= MaxSeedStreams ||
-        !Seen.insert(St.Key).second)
+        !Seen.insert(St.Path).second)
       return;
     SummarySeed Sd;
     Sd.StreamParam = SummarySeed::MemberOrGlobalStream;
@@ -280,7 +281,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   }
   for (const HelperSummary *CS : ThisCalleeSummaries)
     for (const StreamRef &St : CS->CaptureStreams)
-      if (thisMemberPath(St.Key))
+      if (St.Path.isThisMember())
         SeedStream(St);
   const CXXMethodDecl *Op = lambdaOperator(FD);
   if (Op)
@@ -288,7 +289,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       if (isStreamType(V->getType())) {
         StreamRef St;
         St.K = StreamRef::Named;
-        St.Key = varKey(V);
+        St.Path = AccessPath::ofVar(V);
         St.Spelling = V->getName().str();
         SeedStream(St);
       }
@@ -300,8 +301,8 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   }
   // Events the helper synchronizes that the caller names too: an event
   // seed is covered by its event at entry (see seedEntry()).
-  std::set<std::string> SeenEvents;
-  auto SeedEvent = [&](const std::string &Key, const std::string &Name,
+  std::set<AccessPath> SeenEvents;
+  auto SeedEvent = [&](const AccessPath &Key, const std::string &Name,
                        int Param) {
     if (!SeenEvents.insert(Key).second)
       return;
@@ -324,21 +325,21 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
           Param = P;
     if (Param < 0 && !outlivesCall(Ev))
       continue;
-    SeedEvent(exprKey(Ev), spelling(Ev, Ctx), Param);
+    SeedEvent(AccessPath::of(Ev), spelling(Ev, Ctx), Param);
   }
   // What member functions called on `this` do to its members (`void
   // wait() { doWait(); }`): the same seeds, so that their effects pass
   // through this helper to its caller.
   for (const HelperSummary *CS : ThisCalleeSummaries)
     for (const HelperSummary::EventRef &E : CS->SyncsEvents)
-      if (thisMemberPath(E.Key))
-        SeedEvent(E.Key, E.Spelling, -1);
+      if (E.Path.isThisMember())
+        SeedEvent(E.Path, E.Spelling, -1);
   // Buffers the caller names too: a lambda's captures, and members of
   // `this` and globals the body names. Each on no particular stream, and
   // on each stream seeded above.
-  auto SeedNamed = [&](std::string Key, std::string Name, const VarDecl *V) {
+  auto SeedNamed = [&](AccessPath Key, std::string Name, const VarDecl *V) {
     if (Named.size() >= MaxNamedBuffers ||
-        llvm::any_of(Named, [&](const auto &B) { return B.Key == Key; }))
+        llvm::any_of(Named, [&](const auto &B) { return B.Path == Key; }))
       return;
     for (int K = -1;
          K < static_cast<int>(std::min(Streams.size(), MaxNamedStreams));
@@ -353,7 +354,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
         S->Stream = Streams[K];
     }
     HelperSummary::NamedBuffer B;
-    B.Key = std::move(Key);
+    B.Path = std::move(Key);
     B.Name = std::move(Name);
     B.Var = V;
     Named.push_back(std::move(B));
@@ -361,11 +362,11 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   if (Op)
     for (const VarDecl *V : capturedVars(Op))
       if (isBufferType(V->getType()))
-        SeedNamed(varKey(V), V->getName().str(), V);
+        SeedNamed(AccessPath::ofVar(V), V->getName().str(), V);
   for (const HelperSummary *CS : ThisCalleeSummaries)
     for (const HelperSummary::NamedBuffer &B : CS->Named)
-      if (thisMemberPath(B.Key))
-        SeedNamed(B.Key, B.Name, nullptr);
+      if (B.Path.isThisMember())
+        SeedNamed(B.Path, B.Name, nullptr);
   for (const Expr *E : F.Candidates) {
     // The outermost member chain on `this`, or a global: `h_`, `buf_.h`.
     if (isa_and_nonnull<MemberExpr>(F.PM.getParent(E)) ||
@@ -376,7 +377,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
               Ctx.getSourceManager().isInSystemHeader(
                   D->getDecl()->getLocation())))
       continue; // a capture, seeded above; stderr and the like
-    SeedNamed(exprKey(E), spelling(E, Ctx), nullptr);
+    SeedNamed(AccessPath::of(E), spelling(E, Ctx), nullptr);
   }
 }
 
@@ -458,10 +459,10 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       S->AccessSite[Sd->Param] = Fd.Access;
   }
   // Events recorded on every path, on a stream the caller can name.
-  std::vector<std::string> ParamKeys;
+  std::vector<AccessPath> ParamKeys;
   for (unsigned P = 0; P < NP; ++P)
-    ParamKeys.push_back(declKey(Def->getParamDecl(P)));
-  auto ParamOf = [&](const std::string &Key) {
+    ParamKeys.push_back(AccessPath::ofDecl(Def->getParamDecl(P)));
+  auto ParamOf = [&](const AccessPath &Key) {
     auto It = llvm::find(ParamKeys, Key);
     return It == ParamKeys.end() ? -1
                                  : static_cast<int>(It - ParamKeys.begin());
@@ -481,7 +482,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       continue;
     ER.Stream = Info.Stream;
     if (Info.Stream.K == StreamRef::Named) {
-      ER.StreamParam = ParamOf(Info.Stream.Key);
+      ER.StreamParam = ParamOf(Info.Stream.Path);
       if (ER.StreamParam < 0 && !(St && outlivesCall(St)))
         continue;
     } else if (Info.Stream.K == StreamRef::Unknown) {
@@ -497,10 +498,10 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     HelperSummary::PendingCopy PC{0, -1, C.Stream,
                                   C.InnerCopy ? C.InnerCopy : C.Call};
     if (C.Stream.K == StreamRef::Named)
-      PC.StreamParam = ParamOf(C.Stream.Key);
+      PC.StreamParam = ParamOf(C.Stream.Path);
     // Into a buffer the caller names too (a capture, a member of `this`).
     for (unsigned N = 0; N < S->Named.size(); ++N)
-      if (F.Aliases.classKey(S->Named[N].Key) == C.Buffer) {
+      if (F.Aliases.classKey(S->Named[N].Path) == C.Buffer) {
         PC.DstNamed = N;
         S->CopiesLeftPending.push_back(PC);
       }
@@ -526,11 +527,12 @@ std::vector<unsigned> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
                                        const CXXMethodDecl *CalleeLambda) {
   std::vector<unsigned> Ids;
   for (const HelperSummary::PendingCopy &PC : S.CopiesLeftPending) {
-    std::string Key, Name;
+    AccessPath Key;
+    std::string Name;
     Provenance Prov;
     if (PC.DstNamed >= 0) {
       const HelperSummary::NamedBuffer &B = S.Named[PC.DstNamed];
-      Key = B.Key;
+      Key = B.Path;
       Name = B.Name;
       const Expr *Init = nullptr;
       if (!nameAtCall(F, Key, Name, C, CalleeLambda, &Init))
@@ -545,7 +547,7 @@ std::vector<unsigned> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
       const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
       if (!Root)
         continue;
-      Key = exprKey(Root);
+      Key = AccessPath::of(Root);
       Name = spelling(Root, F.Ctx);
       Prov = F.provenanceOf(Root);
     }
@@ -595,7 +597,7 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     const Expr *Root = bufferRoot(A);
     if (!Root)
       continue;
-    std::string Class = F.Aliases.classKey(exprKey(Root));
+    std::string Class = F.Aliases.classKey(AccessPath::of(Root));
     unsigned P = I - Shift;
     if (!S || P >= S->AccessedUnlessSynced.size()) {
       Sv.report(St, Class, AccessKind::PassedToFunction, A, Root, Callee);
@@ -633,17 +635,17 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     if (streamAtCall(F, Synced, C, Lambda))
       Sv.syncStream(St, Synced, C);
   for (HelperSummary::EventRef Synced : S->SyncsEvents)
-    if (nameAtCall(F, Synced.Key, Synced.Spelling, C, Lambda))
-      Sv.syncEvent(St, Synced.Key, Synced.Spelling, C);
+    if (nameAtCall(F, Synced.Path, Synced.Spelling, C, Lambda))
+      Sv.syncEvent(St, Synced.Path, Synced.Spelling, C);
   for (unsigned J = 0; J < S->SyncsEventParam.size(); ++J)
     if (S->SyncsEventParam[J] && J + Shift < NumArgs)
       Sv.syncEvent(St, C->getArg(J + Shift), C);
   for (HelperSummary::EventRecord Rec : S->RecordsEvents) {
-    std::string EventKey = Rec.Event.Key;
+    AccessPath EventKey = Rec.Event.Path;
     if (Rec.EventParam >= 0) {
       if (Rec.EventParam + Shift >= NumArgs)
         continue;
-      EventKey = exprKey(C->getArg(Rec.EventParam + Shift));
+      EventKey = AccessPath::of(C->getArg(Rec.EventParam + Shift));
     } else if (!nameAtCall(F, EventKey, Rec.Event.Spelling, C, Lambda)) {
       continue;
     }

@@ -52,7 +52,8 @@ struct HelperSummary {
   /// helper and rebased at the call, globals, captures).
   std::vector<bool> SyncsEventParam;
   struct EventRef {
-    std::string Key, Spelling;
+    AccessPath Path;
+    std::string Spelling;
   };
   std::vector<EventRef> SyncsEvents;
   /// Events recorded on every path (cudaEventRecord in the helper, the last
@@ -92,7 +93,8 @@ struct HelperSummary {
   /// on; a copy on a later one is answered by the "any stream" seed.
   unsigned NamedBufferStreams = 0;
   struct NamedBuffer {
-    std::string Key, Name;
+    AccessPath Path;
+    std::string Name;
     const VarDecl *Var = nullptr; ///< a captured variable, for provenance
     /// Seeds under which it is touched before a sync: an index into
     /// CaptureStreams (a copy on that stream), or -1 (on any other stream).
@@ -123,7 +125,8 @@ struct SummarySeed {
   /// An event the helper synchronizes (a parameter, member, global or
   /// capture), which covers this seed at entry; cleared at exit iff the
   /// helper synchronizes that event on every path.
-  std::string Event, EventName; ///< its key (empty: none), name
+  AccessPath Event;      ///< its path (empty: none)
+  std::string EventName; ///< as spelled in the helper
   int EventParam = -1;          ///< Event is this parameter (or -1)
 };
 

@@ -89,18 +89,19 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       It->second.Miss = P.Miss;
     It->second.addConditions(P.Conditions);
   }
-  for (auto *M : {&Events, &Waits}) {
-    const auto &OM = M == &Events ? O.Events : O.Waits;
-    for (auto It = M->begin(); It != M->end();) {
+  auto Meet = [](auto &M, const auto &OM) {
+    for (auto It = M.begin(); It != M.end();) {
       auto Other = OM.find(It->first);
       if (Other == OM.end()) {
-        It = M->erase(It);
+        It = M.erase(It);
         continue;
       }
       It->second.Covered = intersect(It->second.Covered, Other->second.Covered);
       ++It;
     }
-  }
+  };
+  Meet(Events, O.Events);
+  Meet(Waits, O.Waits);
   for (auto It = Queried.begin(); It != Queried.end();) {
     auto Other = O.Queried.find(It->first);
     if (Other == O.Queried.end()) {

@@ -78,8 +78,8 @@ struct PendingState {
       return Covered == O.Covered && Record == O.Record;
     }
   };
-  /// By the event's key (AccessPath).
-  std::map<std::string, EventInfo> Events;
+  /// By the event's path.
+  std::map<AccessPath, EventInfo> Events;
   /// Per cudaStreamQuery / cudaEventQuery call: the copies it would find
   /// complete if it returned cudaSuccess (must).
   std::map<const Expr *, std::set<unsigned>> Queried;

@@ -110,10 +110,10 @@ void Solver::syncStream(PendingState &St, const StreamRef &S,
 
 void Solver::syncEvent(PendingState &St, const Expr *EventE,
                        const Expr *Where) {
-  syncEvent(St, exprKey(EventE), spelling(EventE, Ctx), Where);
+  syncEvent(St, AccessPath::of(EventE), spelling(EventE, Ctx), Where);
 }
-void Solver::syncEvent(PendingState &St, const std::string &Key,
-               const std::string &EventName, const Expr *Where) {
+void Solver::syncEvent(PendingState &St, const AccessPath &Key,
+                       const std::string &EventName, const Expr *Where) {
   auto Info = St.Events.find(Key);
   for (auto It = St.Pending.begin(); It != St.Pending.end();) {
     const CopySite &C = *Effects.Copies[It->first];
@@ -133,7 +133,7 @@ void Solver::syncEvent(PendingState &St, const std::string &Key,
   }
 }
 
-void Solver::recordEvent(PendingState &St, const std::string &Key,
+void Solver::recordEvent(PendingState &St, const AccessPath &Key,
                          const StreamRef &S, const Expr *Where) {
   PendingState::EventInfo Info;
   Info.Record = Where;
@@ -193,17 +193,18 @@ void Solver::report(const PendingState &St, const std::string &Buffer,
 
 /// Stream-ordered work using pointers: a race only when on another stream.
 void Solver::streamOrderedUse(const PendingState &St, const CallExpr *C,
-                      const StreamRef &S) {
+                              const StreamRef &S) {
   for (const Expr *A : C->arguments()) {
     if (!A->getType()->isPointerType() && !A->getType()->isArrayType())
       continue;
     if (const Expr *Root = bufferRoot(A))
-      report(St, F.Aliases.classKey(exprKey(Root)), AccessKind::OtherStreamUse,
+      report(St, F.Aliases.classKey(AccessPath::of(Root)), AccessKind::OtherStreamUse,
              A, Root, nullptr, nullptr, &S);
   }
 }
 
-void Solver::applyApi(PendingState &St, const CallExpr *C, const ApiEntry &E) {
+void Solver::applyApi(PendingState &St, const CallExpr *C,
+                      const ApiEntry &E) {
   switch (E.Role) {
   case ApiRole::DeviceSync:
     St.Pending.clear();
@@ -236,7 +237,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C, const ApiEntry &E) {
     StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
                       ? F.currentStreamAt(C->getBeginLoc())
                       : F.streamOf(arg(C, E.StreamArg));
-    recordEvent(St, exprKey(arg(C, E.EventArg)), S, C);
+    recordEvent(St, AccessPath::of(arg(C, E.EventArg)), S, C);
     return;
   }
   case ApiRole::EventSync:
@@ -256,7 +257,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C, const ApiEntry &E) {
     return;
   }
   case ApiRole::EventQuery: {
-    auto Info = St.Events.find(exprKey(arg(C, E.EventArg)));
+    auto Info = St.Events.find(AccessPath::of(arg(C, E.EventArg)));
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();
     std::string EventName = spelling(arg(C, E.EventArg), Ctx);
@@ -280,7 +281,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C, const ApiEntry &E) {
     note(St, E.Miss, C, &S);
     if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
       // cudaStreamWaitEvent(S, e): S's later work waits for e.
-      auto Info = St.Events.find(exprKey(arg(C, E.EventArg)));
+      auto Info = St.Events.find(AccessPath::of(arg(C, E.EventArg)));
       if (Info != St.Events.end()) {
         PendingState::EventInfo &Wait =
             St.Waits[S.identity()];
@@ -314,9 +315,10 @@ void Solver::issue(PendingState &St, unsigned Id) {
   // covers it covers the earlier ones of its class: it stands for them.
   unsigned Class = Effects.ClassOf[Id];
   St.Pending[Class] = PendingCopy{MissNote{}, {St.Assumed}, Id};
-  for (auto *M : {&St.Events, &St.Waits})
-    for (auto &[Key, Info] : *M)
-      Info.Covered.erase(Class);
+  for (auto &[Event, Info] : St.Events)
+    Info.Covered.erase(Class);
+  for (auto &[Stream, Info] : St.Waits)
+    Info.Covered.erase(Class);
   for (auto &[Query, Done] : St.Queried)
     Done.erase(Class);
 }

@@ -54,11 +54,11 @@ public:
   void syncStream(PendingState &St, const StreamRef &S, const Expr *Where);
   /// cudaEventSynchronize of an event (by expression, or by key and name).
   void syncEvent(PendingState &St, const Expr *EventE, const Expr *Where);
-  void syncEvent(PendingState &St, const std::string &Key,
+  void syncEvent(PendingState &St, const AccessPath &Event,
                  const std::string &EventName, const Expr *Where);
   /// cudaEventRecord(event, S) at Where: the event covers what S has in
   /// flight now, including what S waits for (cudaStreamWaitEvent).
-  void recordEvent(PendingState &St, const std::string &Key,
+  void recordEvent(PendingState &St, const AccessPath &Event,
                    const StreamRef &S, const Expr *Where);
   /// A copy is issued (again): a fresh instance, which no earlier event
   /// record or query covers.
