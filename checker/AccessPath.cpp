@@ -88,9 +88,15 @@ AccessPath AccessPath::of(const Expr *E) {
                       std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
                           of(U->getSubExpr()).Key);
   if (const auto *C = dyn_cast<CallExpr>(E)) {
-    std::string K = C->getDirectCallee()
-                        ? "c" + ptrKey(C->getDirectCallee()->getCanonicalDecl())
-                        : of(C->getCallee()).Key;
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C); MC && Callee) {
+      AccessPath P = of(MC->getImplicitObjectArgument());
+      P.append({PathStep::Call, cast<ValueDecl>(Callee->getCanonicalDecl()),
+                nullptr, C});
+      return P;
+    }
+    std::string K = Callee ? "c" + ptrKey(Callee->getCanonicalDecl())
+                           : of(C->getCallee()).Key;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
       K = of(MC->getImplicitObjectArgument()).Key + "." + K;
     K += "(";
@@ -113,6 +119,12 @@ void AccessPath::append(const PathStep &S) {
     return;
   case PathStep::Index:
     Key += "[" + of(S.IndexExpr).Key + "]";
+    return;
+  case PathStep::Call:
+    Key += ".c" + ptrKey(S.Member) + "(";
+    for (const Expr *A : S.CallE->arguments())
+      Key += of(A).Key + ",";
+    Key += ")";
     return;
   }
 }

@@ -32,13 +32,16 @@ namespace clang::tidy::cuda {
 /// Ordered by strength of evidence: pinned beats device beats pageable.
 enum class Provenance { Unknown, Pageable, Device, Pinned };
 
-/// One step of an access path: a member reached with `.` or `->`, or an
+/// One step of an access path: a member reached with `.` or `->`, an
 /// element `[index]` (the index kept as written, so that a later analysis
-/// can reason about `s[i]` over a loop's range).
+/// can reason about `s[i]` over a loop's range), or the result of a member
+/// function called on the object (`s_.value()`, `p.stream()`).
 struct PathStep {
-  enum Kind : unsigned char { Dot, Arrow, Index } K;
-  const ValueDecl *Member = nullptr; ///< Dot / Arrow: the member (canonical)
-  const Expr *IndexExpr = nullptr;   ///< Index: the index expression
+  enum Kind : unsigned char { Dot, Arrow, Index, Call } K;
+  /// Dot / Arrow: the member; Call: the method (canonical).
+  const ValueDecl *Member = nullptr;
+  const Expr *IndexExpr = nullptr;       ///< Index: the index expression
+  const CallExpr *CallE = nullptr;       ///< Call: the call (its arguments)
 };
 
 /// Which storage an expression names, as a root followed by members and
@@ -53,7 +56,7 @@ public:
     None,      ///< a default-constructed path: names nothing
     Decl,      ///< a variable, parameter or function
     This,      ///< `this`
-    Call,      ///< the result of a call (callee, object and arguments)
+    Call,      ///< the result of a free function's call (and arguments)
     Temporary, ///< a value no variable holds (temporary())
     Other,     ///< another expression (`*p`, `&x`, a literal, ...)
   };

@@ -196,3 +196,32 @@ void selfReferentialReferences(const float *d, cudaStream_t *streams,
   consumeValue(h[cur.next]);
   cudaStreamSynchronize(s);
 }
+
+//===--- The same member function called on the same object ----------------===//
+
+// A stream named by a call on a member (`sv_.value()`, as with
+// rmm::cuda_stream_view) is rebased with the member at a helper's call.
+struct StreamView {
+  cudaStream_t value() const;
+};
+struct Worker {
+  void fetch(const float *d) {
+    cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, sv_.value());
+  }
+  float *h_;
+  StreamView sv_;
+};
+
+void syncTheSameCallResult(Worker &w, const float *d) {
+  w.fetch(d);
+  cudaStreamSynchronize(w.sv_.value());
+  consumeValue(w.h_[0]);
+}
+
+void syncAnotherObjectsCallResult(Worker &w, Worker &x, const float *d) {
+  w.fetch(d);
+  cudaStreamSynchronize(x.sv_.value());
+  consumeValue(w.h_[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'w.h_' is read before
+  // CHECK: :[[@LINE-4]]:3: note: this call leaves an asynchronous device-to-host copy into 'w.h_' in flight on stream 'w.sv_.value()'
+}
