@@ -125,6 +125,23 @@ bool isStdContainer(QualType T) {
   return A && A->isInStdNamespace() && A->getName() == "allocator";
 }
 
+bool isDeviceContainer(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return false;
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outermost = NS;
+  if (!Outermost || !Outermost->getIdentifier())
+    return false;
+  llvm::StringRef NS = Outermost->getName(), Name = RD->getName();
+  if (NS == "rmm")
+    return llvm::is_contained({"device_uvector", "device_buffer", "device_scalar"},
+                              Name);
+  return NS == "thrust" && Name == "device_vector";
+}
+
 bool isStreamType(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *P = T->getAs<PointerType>();

@@ -50,6 +50,13 @@ const Expr *arg(const CallExpr *C, int I);
 /// with std::allocator: pageable storage. A custom allocator may pin it.
 bool isStdContainer(QualType T);
 
+/// Containers that own device memory (rmm::device_uvector, rmm::device_buffer,
+/// rmm::device_scalar, thrust::device_vector; by the outermost namespace, so
+/// that versioned inline namespaces such as thrust's match): their data() is
+/// a device pointer. raft's mdarrays are not recognised (their memory kind
+/// is a template policy).
+bool isDeviceContainer(QualType T);
+
 /// cudaStream_t / CUstream / hipStream_t.
 bool isStreamType(QualType T);
 

@@ -276,8 +276,9 @@ Provenance FunctionFacts::declProvenance(const Expr *Root) {
   const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
   if (!V)
-    return isStdContainer(Root->getType()) ? Provenance::Pageable
-                                           : Provenance::Unknown;
+    return isStdContainer(Root->getType())      ? Provenance::Pageable
+           : isDeviceContainer(Root->getType()) ? Provenance::Device
+                                                : Provenance::Unknown;
   return varProvenance(V);
 }
 
@@ -285,6 +286,8 @@ Provenance FunctionFacts::varProvenance(const VarDecl *V) {
   QualType T = V->getType();
   if (isStdContainer(T))
     return Provenance::Pageable;
+  if (isDeviceContainer(T))
+    return Provenance::Device;
   // A stack array or scalar (or plain struct); not a class object, which
   // may own pinned memory (std::unique_ptr with a cudaFreeHost deleter).
   if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !T->isReferenceType() &&

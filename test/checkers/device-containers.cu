@@ -1,0 +1,105 @@
+// Containers that own device memory: the data() of an rmm::device_uvector,
+// device_buffer or device_scalar, or of a thrust::device_vector, is a device
+// pointer, so a copy into it (cudaMemcpyDefault, as raft::copy does) is not
+// a device-to-host copy. The classes are stand-ins with the real names and
+// namespaces (thrust's versioned inline namespace included).
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <cstddef>
+void consumeValue(float v);
+void launchOn(float *p, cudaStream_t s);
+
+namespace rmm {
+inline namespace v26 {
+template <class T> class device_uvector {
+public:
+  T *data();
+  std::size_t size() const;
+};
+class device_buffer {
+public:
+  void *data();
+};
+template <class T> class device_scalar {
+public:
+  T *data();
+};
+} // namespace v26
+} // namespace rmm
+
+namespace thrust {
+inline namespace THRUST_300400_NS {
+template <class T> class device_vector {
+public:
+  T *data();
+};
+} // namespace THRUST_300400_NS
+} // namespace thrust
+
+// A copy wrapper in raft's shape: the direction is left to the runtime.
+void copyFloats(float *dst, const float *src, std::size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDefault, s);
+}
+
+void intoDeviceUvector(rmm::device_uvector<float> &v, const float *d,
+                       cudaStream_t s, cudaStream_t other) {
+  cudaMemcpyAsync(v.data(), d, 64, cudaMemcpyDefault, s);
+  launchOn(v.data(), other);
+}
+
+void throughWrapperIntoDeviceUvector(rmm::device_uvector<float> &v,
+                                     const float *d, cudaStream_t s) {
+  copyFloats(v.data(), d, 16, s);
+  launchOn(v.data(), s);
+}
+
+void throughWrapperIntoPinned(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  copyFloats(h, d, 16, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+}
+
+void intoOtherDeviceContainers(rmm::device_buffer &b,
+                               rmm::device_scalar<float> &x,
+                               thrust::device_vector<float> &t, const float *d,
+                               cudaStream_t s, cudaStream_t other) {
+  cudaMemcpyAsync(b.data(), d, 64, cudaMemcpyDefault, s);
+  cudaMemcpyAsync(x.data(), d, 4, cudaMemcpyDefault, s);
+  cudaMemcpyAsync(t.data(), d, 64, cudaMemcpyDefault, s);
+  launchOn(static_cast<float *>(b.data()), other);
+  launchOn(x.data(), other);
+  launchOn(t.data(), other);
+}
+
+struct Model {
+  rmm::device_uvector<float> weights;
+  float *staging; // of unknown kind: may be pinned
+};
+
+void intoMemberDeviceUvector(Model &m, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(m.weights.data(), d, 64, cudaMemcpyDefault, s);
+  launchOn(m.weights.data(), nullptr);
+  cudaMemcpyAsync(m.staging, d, 64, cudaMemcpyDefault, s);
+  consumeValue(m.staging[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'm.staging' is read before
+}
+
+// A class of the same name in another namespace is not known.
+namespace mine {
+template <class T> class device_uvector {
+public:
+  T *data();
+};
+} // namespace mine
+
+void intoLookalike(mine::device_uvector<float> &v, const float *d,
+                   cudaStream_t s) {
+  cudaMemcpyAsync(v.data(), d, 64, cudaMemcpyDefault, s);
+  consumeValue(v.data()[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'v' is read before
+}
