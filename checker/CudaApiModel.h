@@ -12,7 +12,7 @@
 // stream a host sync covers (covers / missFor), the role predicates the
 // analysis asks, and the field names of the parameter structs.
 //
-// May call: clang's Decl (names of callees) only.
+// May call: AccessPath (a named stream's identity), clang's Decl.
 //
 //===----------------------------------------------------------------------===//
 
