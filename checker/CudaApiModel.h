@@ -26,6 +26,7 @@
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang {
@@ -257,10 +258,10 @@ struct StreamRef {
   bool sameStream(const StreamRef &O) const {
     return K == O.K && (K != Named || Path == O.Path) && K != Unknown;
   }
-  /// A string equal for the same stream (Unknown streams included).
-  std::string identity() const {
-    return std::to_string(K) + "|" + Path.key();
-  }
+  /// Equal for the same stream (Unknown streams included), ordered: a key
+  /// for maps by stream.
+  using Identity = std::pair<Kind, AccessPath>;
+  Identity identity() const { return {K, Path}; }
 };
 
 /// Does a host sync of stream Sync complete work on stream Work? The same

@@ -84,13 +84,14 @@ void EffectBuilder::build() {
     Ev.Var = V;
     Out.List.push_back(std::move(Ev));
   }
-  std::map<std::string, unsigned> Classes;
+  std::map<std::pair<std::string, StreamRef::Identity>, unsigned> Classes;
   for (unsigned Id = 0; Id < Out.Copies.size(); ++Id) {
     const CopySite &C = *Out.Copies[Id];
-    std::string Key = C.Buffer + "|" + C.Stream.identity();
-    Out.ClassOf.push_back(C.Seed || C.Stream.K == StreamRef::Unknown
-                              ? Id
-                              : Classes.try_emplace(Key, Id).first->second);
+    Out.ClassOf.push_back(
+        C.Seed || C.Stream.K == StreamRef::Unknown
+            ? Id
+            : Classes.try_emplace({C.Buffer, C.Stream.identity()}, Id)
+                  .first->second);
   }
 }
 

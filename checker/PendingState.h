@@ -86,7 +86,7 @@ struct PendingState {
   /// Per stream (StreamRef::identity) that cudaStreamWaitEvent made wait
   /// for an event: the copies that event covers, which a later host sync of
   /// that stream covers too (must).
-  std::map<std::string, EventInfo> Waits;
+  std::map<StreamRef::Identity, EventInfo> Waits;
   Literals Assumed; ///< conditions known to hold here (must)
 
   bool operator==(const PendingState &O) const;
