@@ -12,6 +12,28 @@ std::string ptrKey(const void *P) {
   return std::to_string(reinterpret_cast<uintptr_t>(P));
 }
 
+/// A member function without parameters whose visible body is `return m;`
+/// (or `return this->m.n;`): the member expression it returns.
+const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *M = MC->getMethodDecl();
+  const FunctionDecl *Def = nullptr;
+  if (!M || M->getNumParams() != 0 || M->isVirtual() || !M->hasBody(Def) ||
+      !Def)
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  const Expr *Value = Ret ? strip(Ret->getRetValue()) : nullptr;
+  const Expr *Base = Value;
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(Base)) {
+    if (!isa<FieldDecl>(ME->getMemberDecl()))
+      return nullptr;
+    Base = strip(ME->getBase());
+  }
+  return Value != Base && isa_and_nonnull<CXXThisExpr>(Base) ? Value : nullptr;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -44,7 +66,9 @@ const Expr *referentOf(const VarDecl *V) {
 }
 
 AccessPath AccessPath::ofDecl(const ValueDecl *D) {
-  return AccessPath(RootKind::Decl, "d" + ptrKey(D->getCanonicalDecl()));
+  AccessPath P(RootKind::Decl, "d" + ptrKey(D->getCanonicalDecl()));
+  P.RootDecl = D;
+  return P;
 }
 
 AccessPath AccessPath::ofVar(const VarDecl *V) {
@@ -90,6 +114,12 @@ AccessPath AccessPath::of(const Expr *E) {
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C); MC && Callee) {
+      if (const Expr *Member = trivialAccessorResult(MC)) {
+        // `c.stream()` with `stream() const { return s_; }`: c.s_.
+        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+        return of(Member).rebasedOnObject(of(MC->getImplicitObjectArgument()),
+                                          ME && ME->isArrow());
+      }
       AccessPath P = of(MC->getImplicitObjectArgument());
       P.append({PathStep::Call, cast<ValueDecl>(Callee->getCanonicalDecl()),
                 nullptr, C});
@@ -113,20 +143,194 @@ void AccessPath::append(const PathStep &S) {
   switch (S.K) {
   case PathStep::Dot:
     Key += ".f" + ptrKey(S.Member);
-    return;
+    break;
   case PathStep::Arrow:
     Key += "->f" + ptrKey(S.Member);
-    return;
+    break;
   case PathStep::Index:
     Key += "[" + of(S.IndexExpr).Key + "]";
-    return;
+    break;
   case PathStep::Call:
     Key += ".c" + ptrKey(S.Member) + "(";
     for (const Expr *A : S.CallE->arguments())
       Key += of(A).Key + ",";
     Key += ")";
-    return;
+    break;
   }
+  StepEnds.push_back(Key.size());
+}
+
+AccessPath AccessPath::arrayOfElement() const {
+  if (Steps.empty() || Steps.back().K != PathStep::Index)
+    return AccessPath();
+  AccessPath R = *this;
+  R.Steps.pop_back();
+  R.StepEnds.pop_back();
+  R.Key.resize(R.StepEnds.empty() ? RootLength : R.StepEnds.back());
+  return R;
+}
+
+std::optional<long long> AccessPath::constantLastIndex() const {
+  if (Steps.empty() || Steps.back().K != PathStep::Index)
+    return std::nullopt;
+  return integerConstant(Steps.back().IndexExpr);
+}
+
+//===----------------------------------------------------------------------===//
+// Relations between paths
+//===----------------------------------------------------------------------===//
+
+std::optional<long long> integerConstant(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const auto *I = dyn_cast_or_null<IntegerLiteral>(E))
+    return static_cast<long long>(I->getValue().getLimitedValue());
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E)) {
+    auto V = integerConstant(U->getSubExpr());
+    if (V && U->getOpcode() == UO_Minus)
+      return -*V;
+    if (V && U->getOpcode() == UO_Plus)
+      return V;
+    return std::nullopt;
+  }
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
+  if (!D)
+    return std::nullopt;
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(D->getDecl()))
+    return EC->getInitVal().getExtValue();
+  const auto *V = dyn_cast<VarDecl>(D->getDecl());
+  if (!V || !V->getType().isConstQualified() ||
+      !V->getType()->isIntegralOrEnumerationType() || !V->getInit() ||
+      V->getType()->isReferenceType())
+    return std::nullopt;
+  const APValue *Value = V->evaluateValue();
+  if (!Value || !Value->isInt())
+    return std::nullopt;
+  return Value->getInt().getExtValue();
+}
+
+namespace {
+
+/// Steps from First on name parts of the object itself (members held by
+/// value), not objects reached through a pointer, a reference member, an
+/// index or a call that two paths could share. `this->m` is the object's
+/// own member.
+bool direct(const AccessPath &P, size_t First) {
+  llvm::ArrayRef<PathStep> Steps = P.steps();
+  for (size_t I = First; I < Steps.size(); ++I) {
+    const PathStep &S = Steps[I];
+    if (S.K == PathStep::Arrow && I == 0 &&
+        P.rootKind() == AccessPath::RootKind::This)
+      continue;
+    if (S.K != PathStep::Dot || !S.Member ||
+        S.Member->getType()->isReferenceType())
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+PathRelation relate(const AccessPath &A, const AccessPath &B) {
+  if (A.Key == B.Key)
+    return PathRelation::Same;
+  using RK = AccessPath::RootKind;
+  // A reference that ofVar does not look through (a reference parameter, a
+  // structured binding) may name any object but this function's own
+  // locals, which no caller can reach.
+  auto IsReference = [](const AccessPath &P) {
+    return P.Root == RK::Decl &&
+           (!P.RootDecl || P.RootDecl->getType()->isReferenceType());
+  };
+  auto IsLocal = [](const AccessPath &P) { // a local variable, not a param
+    const auto *V = P.Root == RK::Decl && P.RootDecl
+                        ? dyn_cast<VarDecl>(P.RootDecl)
+                        : nullptr;
+    return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V);
+  };
+  auto IsOwnLocal = [&](const AccessPath &P) { // and not a reference
+    return IsLocal(P) && !P.RootDecl->getType()->isReferenceType();
+  };
+  auto Named = [&](const AccessPath &P, const AccessPath &Other) {
+    return !IsReference(P) || IsOwnLocal(Other);
+  };
+  bool SameRoot = A.RootLength == B.RootLength &&
+                  A.Key.compare(0, A.RootLength, B.Key, 0, B.RootLength) == 0;
+  if (A.Root != RK::Decl && A.Root != RK::This)
+    return PathRelation::MayAlias; // two calls may return one object
+  if (!SameRoot) {
+    // Two variables, or a variable and a member of *this: distinct objects
+    // when neither is reached through a pointer or reference. And no
+    // parameter, global or `this` leads to this function's own locals
+    // (unless the function points a parameter at one: not seen here).
+    if (Named(A, B) && Named(B, A) && direct(A, 0) && direct(B, 0))
+      return PathRelation::Distinct;
+    auto OwnObject = [&](const AccessPath &P, const AccessPath &Other) {
+      return IsOwnLocal(P) && direct(P, 0) && !IsLocal(Other);
+    };
+    if (OwnObject(A, B) || OwnObject(B, A))
+      return PathRelation::Distinct;
+    return PathRelation::MayAlias;
+  }
+  // The first step where they part.
+  size_t I = 0;
+  auto StepKey = [](const AccessPath &P, size_t I) {
+    size_t Begin = I == 0 ? P.RootLength : P.StepEnds[I - 1];
+    return llvm::StringRef(P.Key).slice(Begin, P.StepEnds[I]);
+  };
+  while (I < A.Steps.size() && I < B.Steps.size() &&
+         StepKey(A, I) == StepKey(B, I))
+    ++I;
+  if (I == A.Steps.size() || I == B.Steps.size())
+    return PathRelation::MayAlias; // one contains the other
+  const PathStep &SA = A.Steps[I], &SB = B.Steps[I];
+  if (SA.K == PathStep::Call || SB.K == PathStep::Call)
+    return PathRelation::MayAlias;
+  if (SA.K == PathStep::Index || SB.K == PathStep::Index) {
+    auto CA = integerConstant(SA.IndexExpr), CB = integerConstant(SB.IndexExpr);
+    if (!CA || !CB || *CA == *CB)
+      return PathRelation::MayAlias;
+  }
+  // Different members, or different constant elements, of one object.
+  return direct(A, I + 1) && direct(B, I + 1) ? PathRelation::Distinct
+                                              : PathRelation::MayAlias;
+}
+
+std::string ElementRange::describe() const {
+  if (Every || !Known)
+    return "every element";
+  if (Hi - Lo == 1)
+    return "element " + std::to_string(Lo);
+  return "elements " + std::to_string(Lo) + " to " + std::to_string(Hi - 1);
+}
+
+Coverage coverage(const AccessPath &Sync, const ElementRange *SyncElements,
+                  const AccessPath &Work, const ElementRange *WorkElements) {
+  if (SyncElements && WorkElements) {
+    if (!(SyncElements->Array == WorkElements->Array))
+      return relate(SyncElements->Array, WorkElements->Array) ==
+                     PathRelation::Distinct
+                 ? Coverage::Misses
+                 : Coverage::Covers;
+    const ElementRange &S = *SyncElements, &W = *WorkElements;
+    if (S.Every || W.Every || !S.Known || !W.Known)
+      return Coverage::Covers; // every element, or cannot tell
+    if (S.Lo <= W.Lo && W.Hi <= S.Hi)
+      return Coverage::Covers;
+    if (W.Hi <= S.Lo || S.Hi <= W.Lo)
+      return Coverage::Misses;
+    return Coverage::MissesSome;
+  }
+  // An element of an array and an object that is not one: distinct when
+  // the object is distinct from the array.
+  if (SyncElements || WorkElements) {
+    const AccessPath &Array =
+        SyncElements ? SyncElements->Array : WorkElements->Array;
+    const AccessPath &Other = SyncElements ? Work : Sync;
+    return relate(Array, Other) == PathRelation::Distinct ? Coverage::Misses
+                                                          : Coverage::Covers;
+  }
+  return relate(Sync, Work) == PathRelation::Distinct ? Coverage::Misses
+                                                      : Coverage::Covers;
 }
 
 //===----------------------------------------------------------------------===//

@@ -44,6 +44,18 @@ struct PathStep {
   const CallExpr *CallE = nullptr;       ///< Call: the call (its arguments)
 };
 
+/// Whether two paths name the same object, as far as the syntax shows.
+enum class PathRelation {
+  Same,     ///< equal paths
+  Distinct, ///< different variables, or different members or constant
+            ///< elements of one object, reached without a pointer or an
+            ///< index that could make them meet
+  MayAlias, ///< cannot tell: through a pointer or a reference (`p->s`,
+            ///< `q->s`), a non-constant index (`s[i]`, `s[j]`), a call
+};
+
+class AccessPath;
+
 /// Which storage an expression names, as a root followed by members and
 /// indices: `r.h_`, `this->s_`, `bufs[i]`, `f(x).s`. Two paths are equal
 /// when they name the same storage as far as the syntax shows: roots are
@@ -101,6 +113,13 @@ public:
   /// as Arg and Deref true.
   AccessPath rebasedOnArgument(const AccessPath &Arg, bool Deref) const;
 
+  /// The path of the array (or container) an element path indexes: `s` for
+  /// `s[i]`; None when the last step is not an index.
+  AccessPath arrayOfElement() const;
+  /// The last step's index when it is an integer constant (a literal, an
+  /// enumerator, a const variable with a constant initialiser).
+  std::optional<long long> constantLastIndex() const;
+
   /// The same path with every index collapsed: the whole array of buffers
   /// (`h[b]` and `h[1 - b]` of a double buffer are one class).
   std::string wholeBufferKey() const;
@@ -118,13 +137,47 @@ private:
       : Root(R), Key(std::move(RootKey)), RootLength(Key.size()) {}
   void append(const PathStep &S);
 
+  friend PathRelation relate(const AccessPath &A, const AccessPath &B);
+
   RootKind Root = RootKind::None;
+  const ValueDecl *RootDecl = nullptr; ///< for RootKind::Decl
   llvm::SmallVector<PathStep, 2> Steps;
+  llvm::SmallVector<size_t, 2> StepEnds; ///< where each step ends in Key
   /// The canonical form: the root's identity, then each step's. Equal
   /// exactly for equal paths; used only for comparison and ordering.
   std::string Key;
   size_t RootLength = 0; ///< the root's part of Key
 };
+
+PathRelation relate(const AccessPath &A, const AccessPath &B);
+
+/// An integer constant expression the AST alone evaluates, without an
+/// ASTContext: a literal, an enumerator, a const variable with a constant
+/// initialiser (`constexpr int N = 4`), or -N / +N of one.
+std::optional<long long> integerConstant(const Expr *E);
+
+/// Which elements of an array or container of streams (or events) an
+/// expression may name: `s[2]` (element 2), `s[i]` inside
+/// `for (int i = 0; i < 4; ++i)` (elements 0 to 3), a range-for's variable
+/// over `s` (every element). Computed by FunctionFacts::elementsOf at the
+/// expression's place in the callable.
+struct ElementRange {
+  AccessPath Array; ///< the array or container
+  bool Every = false; ///< every element (a range-for over the container)
+  bool Known = false; ///< the elements are [Lo, Hi)
+  long long Lo = 0, Hi = 0;
+  /// "elements 0 to 3" (for notes).
+  std::string describe() const;
+};
+
+/// Whether a sync of (or a record on) an object covers work on another, for
+/// streams and events, with the elements each may name: Covers (the same
+/// object, or one the check cannot tell apart), Misses (a distinct object),
+/// MissesSome (both are elements of one array, and some element the work
+/// may be on is not among those the sync names).
+enum class Coverage { Covers, Misses, MissesSome };
+Coverage coverage(const AccessPath &Sync, const ElementRange *SyncElements,
+                  const AccessPath &Work, const ElementRange *WorkElements);
 
 /// The object a local reference V names (the expression it is bound to),
 /// where AccessPath::ofVar looks through it; else null.

@@ -123,9 +123,10 @@ constexpr const char *MissNotes[] = {
     "%2 is not documented to synchronize; StrictMode does not count it",
     "%2 returns before it is done unless its target is pinned host memory, "
     "so it does not wait for %1",
+    "this synchronizes %0",
 };
 static_assert(std::size(MissNotes) ==
-                  static_cast<size_t>(MissReason::MemsetNotPinned) + 1,
+                  static_cast<size_t>(MissReason::SomeElements) + 1,
               "one note text per MissReason");
 
 std::string describeStream(const StreamRef &S) {

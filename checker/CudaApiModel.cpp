@@ -1,8 +1,10 @@
 //===--- CudaApiModel.cpp - The table of modelled CUDA runtime calls ------===//
 
 #include "CudaApiModel.h"
+#include "ExprUtils.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -418,16 +420,44 @@ ApiModel::ApiModel(std::vector<ApiEntry> Rows) : UserRows(std::move(Rows)) {
   }
 }
 
+/// `sv.synchronize()` of a stream wrapper (isStreamWrapper) whose
+/// definition the check cannot read (compiled elsewhere, as rmm's
+/// cuda_stream_view::synchronize, or in a system header): a host sync of
+/// the wrapper's stream. A definition in the user's code is a helper.
+static const ApiEntry *wrapperSync(const FunctionDecl *Callee) {
+  static const ApiEntry Sync =
+      onStream("<stream wrapper>::synchronize", ApiRole::StreamSync, ObjectArg);
+  const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+  if (!M || M->isStatic() || M->getNumParams() != 0 ||
+      !llvm::is_contained({"synchronize", "synchronize_no_throw"},
+                          M->getName()) ||
+      !isStreamWrapper(M->getParent()))
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (M->hasBody(Def) && Def &&
+      !M->getASTContext().getSourceManager().isInSystemHeader(
+          Def->getLocation()))
+    return nullptr;
+  return &Sync;
+}
+
 const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
   // Constructors have no identifier (c10::cuda::CUDAStreamGuard's is a row).
   if (!Callee || (!Callee->getIdentifier() && !isa<CXXConstructorDecl>(Callee)))
     return nullptr;
   if (!User.empty() && Callee->getIdentifier()) {
-    auto It = User.find(Callee->getQualifiedNameAsString());
-    if (It == User.end())
-      It = User.find(Callee->getName());
-    if (It != User.end())
-      return It->second;
+    // By the qualified name or any tail of it: `io::fetch`, `fetch`,
+    // `DeviceStream::synchronize` for ns::DeviceStream::synchronize.
+    std::string Qualified = Callee->getQualifiedNameAsString();
+    for (llvm::StringRef Tail = Qualified;;) {
+      auto It = User.find(Tail);
+      if (It != User.end())
+        return It->second;
+      size_t Sep = Tail.find("::");
+      if (Sep == llvm::StringRef::npos)
+        break;
+      Tail = Tail.drop_front(Sep + 2);
+    }
   }
   if (!isGlobalFunction(Callee)) {
     // Library rows (libtorch) by qualified name; cheap test first.
@@ -435,11 +465,13 @@ const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
     while (Outer->getParent() && !Outer->getParent()->isTranslationUnit())
       Outer = Outer->getParent();
     const auto *NS = dyn_cast<NamespaceDecl>(Outer);
-    if (!NS || !NS->getIdentifier() ||
-        !llvm::is_contained({"at", "c10", "torch"}, NS->getName()))
-      return nullptr;
-    auto It = index().find(Callee->getQualifiedNameAsString());
-    return It == index().end() ? nullptr : It->second;
+    if (NS && NS->getIdentifier() &&
+        llvm::is_contained({"at", "c10", "torch"}, NS->getName())) {
+      auto It = index().find(Callee->getQualifiedNameAsString());
+      if (It != index().end())
+        return It->second;
+    }
+    return wrapperSync(Callee);
   }
   llvm::StringRef Name = Callee->getName();
   for (llvm::StringRef S : PerThreadSuffixes)
@@ -514,8 +546,14 @@ llvm::Expected<ApiEntry> parseUserRow(llvm::StringRef Text, ApiRole Role) {
   llvm::SmallVector<int, 2> Pos;
   for (llvm::StringRef F : Fields) {
     unsigned V;
+    // `this`: the object of a member function (a wrapper's synchronize()).
+    if (F == "this" && !(Role == ApiRole::AsyncCopy && Pos.empty())) {
+      Pos.push_back(ObjectArg);
+      continue;
+    }
     if (F.getAsInteger(10, V) || V > 64)
-      return Fail("'" + F + "' is not an argument position (0, 1, ...)");
+      return Fail("'" + F + "' is not an argument position (0, 1, ...)" +
+                  (F == "this" ? llvm::Twine(" here") : llvm::Twine("")));
     Pos.push_back(static_cast<int>(V));
   }
   ApiEntry E{Name, Role};
@@ -600,9 +638,16 @@ const ParamsStructFields &paramsStructFields(ParamsStructKind K) {
   return None;
 }
 
+static Coverage namedCoverage(const StreamRef &S, const StreamRef &C) {
+  return coverage(S.Path, S.Elements ? &*S.Elements : nullptr, C.Path,
+                  C.Elements ? &*C.Elements : nullptr);
+}
+
 bool covers(const StreamRef &S, const StreamRef &C) {
   if (S.K == StreamRef::Unknown || C.K == StreamRef::Unknown)
     return false;
+  if (S.K == StreamRef::Named && C.K == StreamRef::Named)
+    return namedCoverage(S, C) == Coverage::Covers;
   if (S.sameStream(C))
     return true;
   if (S.K == StreamRef::Legacy)
@@ -618,7 +663,28 @@ MissReason missFor(const StreamRef &S, const StreamRef &C,
   if (S.K == StreamRef::PerThread && PerThreadMode && S.Spelling != "" &&
       C.K != StreamRef::PerThread)
     return MissReason::PerThreadDefaultStream;
+  if (S.K == StreamRef::Named && C.K == StreamRef::Named &&
+      namedCoverage(S, C) == Coverage::MissesSome)
+    return MissReason::SomeElements;
   return MissReason::OtherStream;
+}
+
+std::string missDetail(const std::string &SyncSpelling,
+                       const ElementRange &Sync, const ElementRange &Work,
+                       llvm::StringRef What) {
+  bool Stream = What == "stream";
+  return (What + " '" + SyncSpelling + "', " + Sync.describe() +
+          " of its array, but " +
+          (Stream ? "the copy's stream" : "the event recorded after the copy") +
+          " may be any of " + Work.describe())
+      .str();
+}
+
+std::string missDetail(const StreamRef &S, const StreamRef &C,
+                       MissReason Reason) {
+  if (Reason == MissReason::SomeElements && S.Elements && C.Elements)
+    return missDetail(S.Spelling, *S.Elements, *C.Elements, "stream");
+  return S.Spelling;
 }
 
 } // namespace clang::tidy::cuda

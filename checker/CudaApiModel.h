@@ -12,7 +12,8 @@
 // stream a host sync covers (covers / missFor), the role predicates the
 // analysis asks, and the field names of the parameter structs.
 //
-// May call: AccessPath (a named stream's identity), clang's Decl.
+// May call: AccessPath (a named stream's identity), ExprUtils (stream
+// wrapper classes), clang's Decl.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,6 +129,8 @@ enum class MissReason {
   QueryNotChecked,        ///< query result not known to be cudaSuccess
   StrictFree,             ///< cudaFree/cudaFreeHost do not count (strict)
   MemsetNotPinned,        ///< a blocking memset of memory not known pinned
+  SomeElements,           ///< a sync of some elements of an array of streams
+                          ///< or events, the copy's may be another
 };
 
 /// Which pointer argument an argument index refers to, for PinnedAlloc and
@@ -252,6 +256,9 @@ struct StreamRef {
     Unknown,   ///< matches no stream (helper summaries' "any stream")
   } K = Unknown;
   AccessPath Path;       ///< identity, for Named
+  /// For Named: which elements of an array of streams it may be (`s[i]`
+  /// in a loop over i), where it is one.
+  std::optional<ElementRange> Elements;
   std::string Spelling; ///< source text, for notes
   bool NonBlocking = false; ///< created with cudaStreamNonBlocking
 
@@ -266,15 +273,30 @@ struct StreamRef {
 
 /// Does a host sync of stream Sync complete work on stream Work? The same
 /// stream does; the legacy default stream waits for every blocking stream,
-/// and the per-thread default stream is blocking. Unknown streams cover
-/// nothing and are covered by nothing.
+/// and the per-thread default stream is blocking. Two named streams that
+/// the check cannot tell apart (AccessPath's relate: through pointers,
+/// non-constant indices, calls) are taken for the same stream: a warning
+/// claims that a copy is in flight, which needs the streams to differ.
+/// Elements of one array of streams cover when the sync's elements include
+/// every element the work may be on (`for (j < N) sync(s[j])` after
+/// `for (i < N) copy(.., s[i])`). Unknown streams cover nothing and are
+/// covered by nothing.
 bool covers(const StreamRef &Sync, const StreamRef &Work);
 
 /// Why a sync of stream Sync did not cover work on stream Work (for the
 /// note): a non-blocking stream, stream 0 meaning the per-thread stream
-/// (PerThreadMode), or simply another stream.
+/// (PerThreadMode), some elements of an array of streams only, or simply
+/// another stream.
 MissReason missFor(const StreamRef &Sync, const StreamRef &Work,
                    bool PerThreadMode);
+/// The note's %0 for missFor's reason: the sync's stream as spelled, or for
+/// SomeElements which elements it covers and which the work may be on.
+std::string missDetail(const StreamRef &Sync, const StreamRef &Work,
+                       MissReason Reason);
+/// The same for an event sync of some elements of an array of events.
+std::string missDetail(const std::string &SyncSpelling,
+                       const ElementRange &Sync, const ElementRange &Work,
+                       llvm::StringRef What);
 
 /// Every built-in row: the CUDA runtime API, the CUDA driver API and HIP.
 llvm::ArrayRef<ApiEntry> builtinApiTable();

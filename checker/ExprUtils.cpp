@@ -7,16 +7,59 @@
 
 namespace clang::tidy::cuda {
 
+bool isStreamWrapper(const CXXRecordDecl *R) {
+  if (!R || !R->getIdentifier())
+    return false;
+  if (R->getName() == "CUDAStream" || R->getName() == "Stream") {
+    // c10::cuda::CUDAStream, c10::Stream (by their namespace: c10).
+    const DeclContext *Outer = R->getDeclContext();
+    while (Outer->getParent() && !Outer->getParent()->isTranslationUnit())
+      Outer = Outer->getParent();
+    if (const auto *NS = dyn_cast<NamespaceDecl>(Outer);
+        NS && NS->getIdentifier() && NS->getName() == "c10")
+      return true;
+  }
+  R = R->getDefinition();
+  if (!R || R->isInvalidDecl())
+    return false;
+  for (const NamedDecl *D : R->getVisibleConversionFunctions())
+    if (const auto *Conv =
+            dyn_cast<CXXConversionDecl>(D->getUnderlyingDecl()))
+      if (isStreamType(Conv->getConversionType()))
+        return true;
+  return false;
+}
+
+/// A stream handle, or a stream wrapper by value or reference.
+static bool isStreamOrWrapper(QualType T) {
+  return isStreamType(T) ||
+         isStreamWrapper(T.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
 bool isStreamConversion(const CXXMemberCallExpr *MC) {
   const CXXMethodDecl *M = MC->getMethodDecl();
-  const CXXRecordDecl *R = M ? M->getParent() : nullptr;
-  if (!R || !R->getIdentifier() ||
-      (R->getName() != "CUDAStream" && R->getName() != "Stream"))
+  if (!M || !isStreamWrapper(M->getParent()))
     return false;
-  if (isa<CXXConversionDecl>(M))
-    return true;
-  return M->getIdentifier() && MC->getNumArgs() == 0 &&
-         (M->getName() == "stream" || M->getName() == "unwrap");
+  if (const auto *Conv = dyn_cast<CXXConversionDecl>(M))
+    return isStreamOrWrapper(Conv->getConversionType());
+  // value(), stream(), view(), unwrap(): a const accessor without
+  // arguments that returns the stream or a wrapper of it.
+  return MC->getNumArgs() == 0 && M->getNumParams() == 0 &&
+         (M->isConst() || M->getName() == "unwrap") &&
+         isStreamOrWrapper(M->getReturnType());
+}
+
+/// `cuda_stream_view(s)`: a wrapper built from one stream (the remaining
+/// arguments defaulted) names it.
+static const Expr *wrappedStream(const CXXConstructExpr *CE) {
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (!Ctor || CE->getNumArgs() == 0 || !isStreamWrapper(Ctor->getParent()))
+    return nullptr;
+  for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+    if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
+      return nullptr;
+  return isStreamOrWrapper(CE->getArg(0)->getType()) ? CE->getArg(0)
+                                                     : nullptr;
 }
 
 const Expr *strip(const Expr *E) {
@@ -39,6 +82,11 @@ const Expr *strip(const Expr *E) {
              CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
              CE->getConstructor()->isCopyOrMoveConstructor())
       E = CE->getArg(0); // a copy of a handle names the same object
+    else if (const Expr *Wrapped =
+                 isa<CXXConstructExpr>(E)
+                     ? wrappedStream(cast<CXXConstructExpr>(E))
+                     : nullptr)
+      E = Wrapped;
     else
       break;
   }
@@ -230,10 +278,24 @@ bool isPageableAllocation(const Expr *E) {
   E = strip(E);
   if (isa_and_nonnull<CXXNewExpr>(E))
     return true;
+  // std::unique_ptr<T[]>(new T[n]), std::shared_ptr<T>(new T): a smart
+  // pointer taking a new'd pointer (with a deleter of its own it may hold
+  // anything: only the default deleter counts).
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E)) {
+    const CXXRecordDecl *R = CE->getConstructor()->getParent();
+    return R->isInStdNamespace() && R->getIdentifier() &&
+           (R->getName() == "unique_ptr" || R->getName() == "shared_ptr") &&
+           CE->getNumArgs() == 1 && isa<CXXNewExpr>(strip(CE->getArg(0)));
+  }
   const auto *C = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
   if (!F || !F->getIdentifier())
     return false;
+  // std::make_unique<T[]>(n), std::make_shared<T>(...): operator new.
+  if (isStdFunction(F, {"make_unique", "make_shared",
+                        "make_unique_for_overwrite",
+                        "make_shared_for_overwrite"}))
+    return true;
   return llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc",
                              "valloc", "memalign"},
                             F->getName());

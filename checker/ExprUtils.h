@@ -24,13 +24,24 @@
 
 namespace clang::tidy::cuda {
 
-/// libtorch's stream wrappers name the stream they wrap: `s.stream()`,
-/// `s.unwrap()` and the conversion operators of c10::cuda::CUDAStream.
+/// A class that stands for one stream: it converts implicitly to a stream
+/// handle (`operator cudaStream_t()`: rmm::cuda_stream_view,
+/// rmm::cuda_stream, c10::cuda::CUDAStream), or is c10::Stream. Such an
+/// object names the stream it holds, whatever its member functions'
+/// definitions (often compiled elsewhere: rmm's) do.
+bool isStreamWrapper(const CXXRecordDecl *R);
+
+/// On an object of a stream wrapper: a conversion to a stream handle or to
+/// a wrapper, or a const accessor without arguments returning one
+/// (`sv.value()`, `s.stream()`, `s.view()`, `s.unwrap()`): names the
+/// object's stream.
 bool isStreamConversion(const CXXMemberCallExpr *MC);
 
 /// Drops parentheses, casts (implicit and explicit: `(cudaStream_t)cuStream`
 /// names the same stream), default-argument and temporary wrappers, copies
-/// of handles and libtorch's stream conversions. Null in, null out.
+/// of handles, stream wrappers' conversions (isStreamConversion) and a
+/// wrapper built from one stream (`rmm::cuda_stream_view(s)` names s).
+/// Null in, null out.
 const Expr *strip(const Expr *E);
 
 /// The expression as spelled in the file (macro arguments included), or
@@ -101,8 +112,9 @@ unsigned argShift(const CallExpr *C);
 /// The argument for a callee's parameter Param (see argShift), or nullptr.
 const Expr *paramArg(const CallExpr *C, int Param);
 
-/// malloc / calloc / realloc / aligned_alloc / valloc / memalign / new:
-/// pageable host memory.
+/// malloc / calloc / realloc / aligned_alloc / valloc / memalign / new,
+/// std::make_unique / std::make_shared, and std::unique_ptr / shared_ptr
+/// constructed from a new-expression: pageable host memory.
 bool isPageableAllocation(const Expr *E);
 
 } // namespace clang::tidy::cuda

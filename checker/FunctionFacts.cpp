@@ -215,8 +215,196 @@ StreamRef FunctionFacts::streamOf(const Expr *E) {
   }
   S.K = StreamRef::Named;
   S.Path = AccessPath::of(E);
+  S.Elements = elementsOf(E);
   S.NonBlocking = isNonBlockingStream(S.Path);
   return S;
+}
+
+bool FunctionFacts::within(const Stmt *S, const Stmt *Ancestor) const {
+  for (; S; S = PM.getParent(S))
+    if (S == Ancestor)
+      return true;
+  return false;
+}
+
+static const VarDecl *varOf(const Expr *E) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts()
+                                                  : nullptr);
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+std::optional<FunctionFacts::LoopBounds>
+FunctionFacts::forBounds(const ForStmt *L) const {
+  // init: `int i = lo` or `i = lo`
+  const VarDecl *V = nullptr;
+  std::optional<long long> Lo;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit())) {
+    if (DS->isSingleDecl())
+      V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (V && V->getInit())
+      Lo = evalInt(V->getInit(), Ctx);
+  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(
+                 dyn_cast_or_null<Expr>(L->getInit()));
+             B && B->getOpcode() == BO_Assign) {
+    V = varOf(B->getLHS());
+    Lo = evalInt(B->getRHS(), Ctx);
+  }
+  if (!V || !Lo || !V->getType()->isIntegerType())
+    return std::nullopt;
+  // cond: i < hi, i <= hi, i != hi, hi > i, hi >= i
+  const auto *C = dyn_cast_or_null<BinaryOperator>(
+      L->getCond() ? L->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!C)
+    return std::nullopt;
+  BinaryOperatorKind Op = C->getOpcode();
+  const Expr *Bound = nullptr;
+  if (varOf(C->getLHS()) == V) {
+    Bound = C->getRHS();
+  } else if (varOf(C->getRHS()) == V) {
+    Bound = C->getLHS();
+    if (Op != BO_GT && Op != BO_GE && Op != BO_NE)
+      return std::nullopt;
+    Op = Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op;
+  }
+  auto B = Bound ? evalInt(Bound, Ctx) : std::nullopt;
+  if (!B)
+    return std::nullopt;
+  long long Hi;
+  if (Op == BO_LT || (Op == BO_NE && *Lo <= *B))
+    Hi = *B;
+  else if (Op == BO_LE)
+    Hi = *B + 1;
+  else
+    return std::nullopt;
+  // inc: ++i, i++, i += 1
+  const Expr *Inc = L->getInc() ? L->getInc()->IgnoreParenImpCasts() : nullptr;
+  bool Step = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    Step = U->isIncrementOp() && varOf(U->getSubExpr()) == V;
+  else if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    Step = A->getOpcode() == BO_AddAssign && varOf(A->getLHS()) == V &&
+           evalInt(A->getRHS(), Ctx) == 1;
+  if (!Step)
+    return std::nullopt;
+  return LoopBounds{V, *Lo, Hi};
+}
+
+bool FunctionFacts::certainlyRuns(const Stmt *Loop) const {
+  if (const auto *L = dyn_cast_or_null<ForStmt>(Loop)) {
+    auto Bounds = forBounds(L);
+    return Bounds && Bounds->Lo < Bounds->Hi;
+  }
+  if (const auto *L = dyn_cast_or_null<CXXForRangeStmt>(Loop)) {
+    const Expr *Range = L->getRangeInit();
+    const auto *CA = Range ? Ctx.getAsConstantArrayType(
+                                 Range->getType().getNonReferenceType())
+                           : nullptr;
+    return CA && CA->getSize().getZExtValue() > 0;
+  }
+  return false;
+}
+
+std::optional<AccessPath>
+FunctionFacts::loopContainer(const Stmt *Loop) const {
+  if (const auto *L = dyn_cast_or_null<CXXForRangeStmt>(Loop))
+    return L->getRangeInit() ? std::optional(AccessPath::of(L->getRangeInit()))
+                             : std::nullopt;
+  const auto *L = dyn_cast_or_null<ForStmt>(Loop);
+  const auto *C = L && L->getCond() ? dyn_cast<BinaryOperator>(
+                                          L->getCond()->IgnoreParenImpCasts())
+                                    : nullptr;
+  if (!C || (C->getOpcode() != BO_LT && C->getOpcode() != BO_NE))
+    return std::nullopt;
+  // i starts at 0
+  const VarDecl *V = varOf(C->getLHS());
+  const Expr *Init = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit());
+      DS && DS->isSingleDecl() && DS->getSingleDecl() == V)
+    Init = V->getInit();
+  else if (const auto *B =
+               dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(L->getInit()));
+           B && B->getOpcode() == BO_Assign && varOf(B->getLHS()) == V)
+    Init = B->getRHS();
+  if (!V || !Init || evalInt(Init, Ctx) != 0)
+    return std::nullopt;
+  const auto *Size = dyn_cast<CXXMemberCallExpr>(C->getRHS()->IgnoreParenImpCasts());
+  const CXXMethodDecl *M = Size ? Size->getMethodDecl() : nullptr;
+  if (!M || !M->getIdentifier() || M->getName() != "size" ||
+      Size->getNumArgs() != 0)
+    return std::nullopt;
+  return AccessPath::of(Size->getImplicitObjectArgument());
+}
+
+std::optional<std::pair<long long, long long>>
+FunctionFacts::loopRange(const VarDecl *V, const Stmt *At) const {
+  if (AddressTaken.count(V))
+    return std::nullopt;
+  for (const Stmt *S = PM.getParent(At); S; S = PM.getParent(S)) {
+    const auto *L = dyn_cast<ForStmt>(S);
+    if (!L || !L->getBody() || !within(At, L->getBody()))
+      continue;
+    auto Bounds = forBounds(L);
+    if (!Bounds || Bounds->Var != V) {
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit());
+          DS && llvm::is_contained(DS->decls(), V))
+        return std::nullopt; // declared here, in a form not understood
+      continue; // another loop's variable
+    }
+    if (Bounds->Lo >= Bounds->Hi)
+      return std::nullopt;
+    for (const auto &[W, Where] : Writes)
+      if (W == V && within(Where, L->getBody()))
+        return std::nullopt; // changed in the body too
+    return std::make_pair(Bounds->Lo, Bounds->Hi);
+  }
+  return std::nullopt;
+}
+
+std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
+  E = strip(E);
+  const Expr *Array = nullptr, *Index = nullptr;
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E)) {
+    Array = A->getBase();
+    Index = A->getIdx();
+  } else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+             Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    Array = Op->getArg(0);
+    Index = Op->getArg(1);
+  }
+  ElementRange R;
+  if (Array) {
+    R.Array = AccessPath::of(Array);
+    if (auto C = evalInt(Index, Ctx)) {
+      R.Known = true;
+      R.Lo = *C;
+      R.Hi = *C + 1;
+    } else if (const VarDecl *V = varOf(Index)) {
+      if (auto Range = loopRange(V, E)) {
+        R.Known = true;
+        std::tie(R.Lo, R.Hi) = *Range;
+      }
+    }
+    return R;
+  }
+  // A range-for's variable: `for (auto &s : streams)`.
+  const VarDecl *V = varOf(E);
+  if (!V)
+    return std::nullopt;
+  for (const Stmt *S = PM.getParent(E); S; S = PM.getParent(S)) {
+    const auto *L = dyn_cast<CXXForRangeStmt>(S);
+    if (!L || L->getLoopVariable() != V || !L->getRangeInit())
+      continue;
+    R.Array = AccessPath::of(L->getRangeInit());
+    if (const auto *CA = Ctx.getAsConstantArrayType(
+            L->getRangeInit()->getType().getNonReferenceType())) {
+      R.Known = true;
+      R.Hi = static_cast<long long>(CA->getSize().getZExtValue());
+    } else {
+      R.Every = true;
+    }
+    return R;
+  }
+  return std::nullopt;
 }
 
 /// `getCurrentCUDAStream()`, or a variable initialised from it: the call.
@@ -282,17 +470,43 @@ Provenance FunctionFacts::declProvenance(const Expr *Root) {
   return varProvenance(V);
 }
 
+/// A complete class whose fields (and bases' fields), arrays included,
+/// are arithmetic, enumerations or such classes, to a small depth: an
+/// object of it refers to no memory but its own.
+static bool holdsNoPointer(const CXXRecordDecl *R, unsigned Depth) {
+  R = R ? R->getDefinition() : nullptr;
+  if (!R || Depth > 3 || R->isInvalidDecl() || R->isPolymorphic() ||
+      R->isUnion() || R->isLambda())
+    return false;
+  for (const CXXBaseSpecifier &B : R->bases())
+    if (!holdsNoPointer(B.getType()->getAsCXXRecordDecl(), Depth + 1))
+      return false;
+  for (const FieldDecl *F : R->fields()) {
+    QualType T = F->getType();
+    while (const ArrayType *A = T->getAsArrayTypeUnsafe())
+      T = A->getElementType();
+    if (T->isArithmeticType() || T->isEnumeralType())
+      continue;
+    if (!T->getAsCXXRecordDecl() ||
+        !holdsNoPointer(T->getAsCXXRecordDecl(), Depth + 1))
+      return false;
+  }
+  return true;
+}
+
 Provenance FunctionFacts::varProvenance(const VarDecl *V) {
   QualType T = V->getType();
   if (isStdContainer(T))
     return Provenance::Pageable;
   if (isDeviceContainer(T))
     return Provenance::Device;
-  // A stack array or scalar (or plain struct); not a class object, which
+  // A stack array or scalar, plain struct, or class object that holds no
+  // pointer (`half v{}`: its bytes are all it has); not a class object that
   // may own pinned memory (std::unique_ptr with a cudaFreeHost deleter).
   if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !T->isReferenceType() &&
       !T->isPointerType() &&
-      !(T->getAsCXXRecordDecl() && !T->getAsCXXRecordDecl()->isCLike()))
+      !(T->getAsCXXRecordDecl() && !T->getAsCXXRecordDecl()->isCLike() &&
+        !holdsNoPointer(T->getAsCXXRecordDecl(), 0)))
     return Provenance::Pageable;
   return Provenance::Unknown;
 }
@@ -370,7 +584,13 @@ void FunctionFacts::buildAliasesAndProvenance() {
       applyTensorOrigin(LhsKey, A.Rhs);
       continue;
     }
-    if (!LhsType->isPointerType() && !LhsType->isReferenceType())
+    bool SmartPointer = false;
+    if (const CXXRecordDecl *R = LhsType->getAsCXXRecordDecl())
+      SmartPointer = R->isInStdNamespace() && R->getIdentifier() &&
+                     (R->getName() == "unique_ptr" ||
+                      R->getName() == "shared_ptr");
+    if (!LhsType->isPointerType() && !LhsType->isReferenceType() &&
+        !SmartPointer)
       continue;
     if (isPageableAllocation(A.Rhs)) {
       Aliases.mark(LhsKey, Provenance::Pageable);

@@ -89,6 +89,22 @@ public:
   /// The stream an argument names; null: the argument was omitted (the
   /// default stream).
   StreamRef streamOf(const Expr *E);
+  /// Which elements of an array or container of streams or events an
+  /// expression names (ElementRange): `s[c]` with c constant, `s[i]` with i
+  /// the induction variable of a loop around the expression that runs it
+  /// from constant to constant (`for (int i = 0; i < N; ++i)`, i changed
+  /// nowhere else in the loop), `v[i]` of a container, and a range-for's
+  /// variable (every element of its range; [0, N) of an array of N).
+  /// nullopt when the expression is not an element.
+  std::optional<ElementRange> elementsOf(const Expr *E) const;
+  /// A loop whose body runs at least once whenever the loop is reached:
+  /// a `for` over constant bounds (forBounds) with Lo < Hi, or a range-for
+  /// over an array of known, non-zero size. (A `break` may still leave the
+  /// body early; the CFG shows that.)
+  bool certainlyRuns(const Stmt *Loop) const;
+  /// The container a loop runs over, when it runs over all of it: a
+  /// range-for's range, or X of `for (i = 0; i < X.size(); ++i)`.
+  std::optional<AccessPath> loopContainer(const Stmt *Loop) const;
   /// libtorch's current CUDA stream at a point: the innermost
   /// CUDAStreamGuard in scope or the last setCurrentCUDAStream before it,
   /// else the default stream (PyTorch's default: the device's stream 0).
@@ -140,6 +156,18 @@ private:
     StreamRef Stream;
   };
 
+  /// `for (int i = Lo; i < Hi; ++i)` (also `i = Lo`, `<=`, `!=`, `Hi > i`,
+  /// `i += 1`) with constant bounds.
+  struct LoopBounds {
+    const VarDecl *Var;
+    long long Lo, Hi;
+  };
+  std::optional<LoopBounds> forBounds(const ForStmt *L) const;
+  /// The values [Lo, Hi) induction variable V takes at At, from the loops
+  /// around At; nullopt when unknown.
+  std::optional<std::pair<long long, long long>>
+  loopRange(const VarDecl *V, const Stmt *At) const;
+  bool within(const Stmt *S, const Stmt *Ancestor) const;
   void buildAliasesAndProvenance();
   void applyTensorOrigin(const AccessPath &Tensor, const Expr *Rhs);
   void collectQueryVars();

@@ -131,10 +131,12 @@ bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
   const Expr *Init = nullptr;
   if (!nameAtCall(F, S.Path, S.Spelling, Call, Lambda, &Init))
     return false;
-  if (Init)
+  if (Init) {
     S = F.streamOf(Init);
-  else
+  } else {
     S.NonBlocking = F.isNonBlockingStream(S.Path);
+    S.Elements.reset(); // the helper's loops are not the caller's
+  }
   return true;
 }
 
@@ -642,10 +644,12 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
       Sv.syncEvent(St, C->getArg(J + Shift), C);
   for (HelperSummary::EventRecord Rec : S->RecordsEvents) {
     AccessPath EventKey = Rec.Event.Path;
+    const Expr *EventArg = nullptr;
     if (Rec.EventParam >= 0) {
       if (Rec.EventParam + Shift >= NumArgs)
         continue;
-      EventKey = AccessPath::of(C->getArg(Rec.EventParam + Shift));
+      EventArg = C->getArg(Rec.EventParam + Shift);
+      EventKey = AccessPath::of(EventArg);
     } else if (!nameAtCall(F, EventKey, Rec.Event.Spelling, C, Lambda)) {
       continue;
     }
@@ -657,7 +661,7 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     } else if (!streamAtCall(F, On, C, Lambda)) {
       continue;
     }
-    Sv.recordEvent(St, EventKey, On, C);
+    Sv.recordEvent(St, EventKey, On, C, EventArg);
   }
   if (S->SyncsDevice) {
     St.Pending.clear();

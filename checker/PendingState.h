@@ -74,6 +74,9 @@ struct PendingState {
     std::set<unsigned> Covered; ///< copies a record captured (must)
     const Expr *Record = nullptr;
     StreamRef Stream;
+    /// The elements of an array of events the record named (a property of
+    /// Record).
+    std::optional<ElementRange> Elements;
     bool operator==(const EventInfo &O) const {
       return Covered == O.Covered && Record == O.Record;
     }

@@ -54,6 +54,11 @@ public:
   bool operator()(const CFGBlock *A, const CFGBlock *B) const {
     return (*Index)[A->getBlockID()] > (*Index)[B->getBlockID()];
   }
+  /// An edge From -> To that goes back to a block no later in the order: a
+  /// loop's back edge.
+  bool isBackEdge(const CFGBlock *From, const CFGBlock *To) const {
+    return (*Index)[From->getBlockID()] >= (*Index)[To->getBlockID()];
+  }
 
 private:
   std::shared_ptr<std::vector<unsigned>> Index; ///< reverse post-order index
@@ -62,8 +67,8 @@ private:
 /// clang's dataflow worklist (each block at most once in the queue), in
 /// BodyFirstOrder.
 struct BodyFirstWorklist : DataflowWorklistBase<BodyFirstOrder, 20> {
-  explicit BodyFirstWorklist(const CFG &Cfg)
-      : DataflowWorklistBase(Cfg, BodyFirstOrder(Cfg)) {}
+  BodyFirstWorklist(const CFG &Cfg, const BodyFirstOrder &Order)
+      : DataflowWorklistBase(Cfg, Order) {}
 };
 
 } // namespace
@@ -103,25 +108,54 @@ void Solver::syncStream(PendingState &St, const StreamRef &S,
       It = St.Pending.erase(It);
       continue;
     }
-    It->second.Miss = {missFor(S, C.Stream, F.PerThread), Where, S.Spelling};
+    MissReason Why = missFor(S, C.Stream, F.PerThread);
+    It->second.Miss = {Why, Where, missDetail(S, C.Stream, Why)};
     ++It;
   }
 }
 
 void Solver::syncEvent(PendingState &St, const Expr *EventE,
                        const Expr *Where) {
-  syncEvent(St, AccessPath::of(EventE), spelling(EventE, Ctx), Where);
+  std::optional<ElementRange> Elements = F.elementsOf(EventE);
+  syncEvent(St, AccessPath::of(EventE), spelling(EventE, Ctx), Where,
+            Elements ? &*Elements : nullptr);
 }
 void Solver::syncEvent(PendingState &St, const AccessPath &Key,
-                       const std::string &EventName, const Expr *Where) {
+                       const std::string &EventName, const Expr *Where,
+                       const ElementRange *Elements) {
+  // The records this sync may wait for: of the same event, or of one the
+  // check cannot tell apart from it (ev[j] after records of ev[i]).
   auto Info = St.Events.find(Key);
+  std::vector<const PendingState::EventInfo *> Maybe;
+  const PendingState::EventInfo *Some = nullptr; // some elements only
+  for (const auto &[Other, OtherInfo] : St.Events) {
+    if (Other == Key)
+      continue;
+    Coverage Cov = coverage(Key, Elements, Other,
+                            OtherInfo.Elements ? &*OtherInfo.Elements
+                                               : nullptr);
+    if (Cov == Coverage::Covers)
+      Maybe.push_back(&OtherInfo);
+    else if (Cov == Coverage::MissesSome && !Some)
+      Some = &OtherInfo;
+  }
   for (auto It = St.Pending.begin(); It != St.Pending.end();) {
     const CopySite &C = *Effects.Copies[It->first];
-    if (Info != St.Events.end() && Info->second.Covered.count(It->first)) {
+    bool Covered =
+        (Info != St.Events.end() && Info->second.Covered.count(It->first)) ||
+        llvm::any_of(Maybe, [&](const PendingState::EventInfo *I) {
+          return I->Covered.count(It->first) != 0;
+        });
+    if (Covered) {
       It = St.Pending.erase(It);
       continue;
     }
-    if (Info == St.Events.end())
+    if (Info == St.Events.end() && Some && Some->Covered.count(It->first) &&
+        Elements && Some->Elements)
+      It->second.Miss = {MissReason::SomeElements, Where,
+                         missDetail(EventName, *Elements, *Some->Elements,
+                                    "event")};
+    else if (Info == St.Events.end())
       It->second.Miss = {MissReason::EventNotRecorded, Where, EventName};
     else if (covers(Info->second.Stream, C.Stream))
       It->second.Miss = {MissReason::EventBeforeCopy, Info->second.Record,
@@ -134,10 +168,13 @@ void Solver::syncEvent(PendingState &St, const AccessPath &Key,
 }
 
 void Solver::recordEvent(PendingState &St, const AccessPath &Key,
-                         const StreamRef &S, const Expr *Where) {
+                         const StreamRef &S, const Expr *Where,
+                         const Expr *EventE) {
   PendingState::EventInfo Info;
   Info.Record = Where;
   Info.Stream = S;
+  if (EventE)
+    Info.Elements = F.elementsOf(EventE);
   for (const auto &[Id, P] : St.Pending)
     if (covers(S, Effects.Copies[Id]->Stream))
       Info.Covered.insert(Id);
@@ -237,7 +274,8 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
                       ? F.currentStreamAt(C->getBeginLoc())
                       : F.streamOf(arg(C, E.StreamArg));
-    recordEvent(St, AccessPath::of(arg(C, E.EventArg)), S, C);
+    recordEvent(St, AccessPath::of(arg(C, E.EventArg)), S, C,
+                arg(C, E.EventArg));
     return;
   }
   case ApiRole::EventSync:
@@ -509,8 +547,46 @@ std::optional<PendingState> Solver::run() {
   Entry.Reached = true;
   SummarySeeds::seedEntry(Effects, Entry);
 
-  auto RunBlock = [&](const CFGBlock &B, bool Reporting) {
-    PendingState St = In[B.getBlockID()];
+  // Loops that run their body once before they exit on some paths: a loop
+  // that certainly runs (FunctionFacts::certainlyRuns) exits only after an
+  // iteration, and a loop over a container (loopContainer) skips its body
+  // only when the container is empty, when no copy was issued on a stream
+  // among its elements. For these the exit edge carries the state of the
+  // back edges (LoopBack) joined with the state from before the loop
+  // (LoopEntry) less what such a skip cannot leave pending.
+  BodyFirstOrder Order(*Cfg);
+  struct LoopHead {
+    bool Certain = false;
+    std::optional<AccessPath> Container;
+    std::optional<PendingState> Entry, Back;
+  };
+  std::vector<std::optional<LoopHead>> Loops(Cfg->getNumBlockIDs());
+  for (const CFGBlock *B : *Cfg) {
+    if (B->succ_size() != 2 || !B->getTerminatorStmt())
+      continue;
+    const Stmt *Loop = B->getTerminatorStmt();
+    LoopHead H;
+    H.Certain = F.certainlyRuns(Loop);
+    H.Container = F.loopContainer(Loop);
+    if (H.Certain || H.Container)
+      Loops[B->getBlockID()] = std::move(H);
+  }
+  auto JoinInto = [&](std::optional<PendingState> &Into,
+                      const PendingState &From) {
+    if (!Into) {
+      Into = From;
+      return true;
+    }
+    PendingState Before = *Into;
+    Into->join(From, [&](const MissNote &A, const MissNote &B) {
+      return preferNote(A, B);
+    });
+    return !(*Into == Before);
+  };
+
+  auto RunBlock = [&](const CFGBlock &B, bool Reporting,
+                      const PendingState *From = nullptr) {
+    PendingState St = From ? *From : In[B.getBlockID()];
     R.Owner.spendWork((1 + B.size()) * (1 + St.Pending.size()));
     for (unsigned I = 0; I < B.size(); ++I)
       for (unsigned Ev : At[B.getBlockID()][I])
@@ -526,6 +602,7 @@ std::optional<PendingState> Solver::run() {
     return false;
   };
   auto Propagate = [&](const CFGBlock &B, const PendingState &Out,
+                       const PendingState *ExitOut,
                        llvm::function_ref<void(const CFGBlock *)> Enqueue) {
     std::optional<std::pair<const CallExpr *, unsigned>> Query;
     const Expr *Cond = B.succ_size() == 2 ? B.getLastCondition() : nullptr;
@@ -540,7 +617,10 @@ std::optional<PendingState> Solver::run() {
       // what it leaves pending is not the helper's result.
       if (Succ == &Cfg->getExit() && (B.hasNoReturnElement() || Throws(B)))
         continue;
-      PendingState Edge = Out;
+      bool LoopExit = Loops[B.getBlockID()] && Index == 1;
+      if (LoopExit && !ExitOut)
+        continue; // not reachable yet
+      PendingState Edge = LoopExit ? *ExitOut : Out;
       if (Query && Query->second == Index) {
         auto Done = Edge.Queried.find(Query->first);
         if (Done != Edge.Queried.end())
@@ -551,15 +631,19 @@ std::optional<PendingState> Solver::run() {
         if (auto L = conditionLiteral(Cond, /*OnTrue=*/Index == 0))
           if (!Edge.assume(*L))
             continue; // contradicts what this path already assumed
+      bool Changed = false;
+      if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()])
+        Changed = JoinInto(Order.isBackEdge(&B, Succ) ? H->Back : H->Entry,
+                           Edge);
       PendingState &Target = In[Succ->getBlockID()];
       PendingState Before = Target;
       Target.join(Edge, Prefer);
-      if (!(Target == Before))
+      if (Changed || !(Target == Before))
         Enqueue(Succ);
     }
   };
 
-  BodyFirstWorklist Worklist(*Cfg);
+  BodyFirstWorklist Worklist(*Cfg, Order);
   Worklist.enqueueBlock(&Cfg->getEntry());
   unsigned Visits =
       std::max(2000u, Opts.BlockVisitFactor * Cfg->getNumBlockIDs());
@@ -568,7 +652,23 @@ std::optional<PendingState> Solver::run() {
       return std::nullopt; // pathological: skip without a diagnostic
     if (!R.Owner.withinWorkLimit())
       return std::nullopt;
-    Propagate(*B, RunBlock(*B, false),
+    std::optional<PendingState> ExitOut;
+    if (const std::optional<LoopHead> &H = Loops[B->getBlockID()]) {
+      if (H->Back)
+        ExitOut = RunBlock(*B, false, &*H->Back);
+      if (H->Entry && !H->Certain) {
+        PendingState Skip = RunBlock(*B, false, &*H->Entry);
+        for (auto It = Skip.Pending.begin(); It != Skip.Pending.end();) {
+          const StreamRef &On = Effects.Copies[It->first]->Stream;
+          if (On.Elements && On.Elements->Array == *H->Container)
+            It = Skip.Pending.erase(It);
+          else
+            ++It;
+        }
+        JoinInto(ExitOut, Skip);
+      }
+    }
+    Propagate(*B, RunBlock(*B, false), ExitOut ? &*ExitOut : nullptr,
               [&](const CFGBlock *S) { Worklist.enqueueBlock(S); });
   }
   for (const CFGBlock *B : *Cfg)

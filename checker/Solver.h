@@ -54,12 +54,17 @@ public:
   void syncStream(PendingState &St, const StreamRef &S, const Expr *Where);
   /// cudaEventSynchronize of an event (by expression, or by key and name).
   void syncEvent(PendingState &St, const Expr *EventE, const Expr *Where);
+  /// Elements: which elements of an array of events the sync names.
   void syncEvent(PendingState &St, const AccessPath &Event,
-                 const std::string &EventName, const Expr *Where);
+                 const std::string &EventName, const Expr *Where,
+                 const ElementRange *Elements = nullptr);
   /// cudaEventRecord(event, S) at Where: the event covers what S has in
-  /// flight now, including what S waits for (cudaStreamWaitEvent).
+  /// flight now, including what S waits for (cudaStreamWaitEvent). EventE:
+  /// the event as written at Where, when it is this callable's expression
+  /// (for the elements of an array of events it names).
   void recordEvent(PendingState &St, const AccessPath &Event,
-                   const StreamRef &S, const Expr *Where);
+                   const StreamRef &S, const Expr *Where,
+                   const Expr *EventE = nullptr);
   /// A copy is issued (again): a fresh instance, which no earlier event
   /// record or query covers.
   void issue(PendingState &St, unsigned Id);

@@ -182,7 +182,18 @@ void fetchThroughObject(Pipeline &p, const float *d) {
   // DEPTH0: :[[@LINE-1]]:16: warning: 'p.h_' is read before the asynchronous
 }
 
-void fetchThroughObjectWaitOther(Pipeline &p, Pipeline &q, const float *d) {
+// Two references may name one object: q.wait() may wait for p's stream,
+// and the check does not claim otherwise.
+void fetchThroughObjectWaitReference(Pipeline &p, Pipeline &q,
+                                     const float *d) {
+  cudaMemcpyAsync(p.h_, d, 64, cudaMemcpyDeviceToHost, p.s_);
+  q.wait();
+  consumeValue(p.h_[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'p.h_' is read before the asynchronous
+}
+
+void fetchThroughObjectWaitOther(Pipeline &p, const float *d) {
+  Pipeline q;
   cudaMemcpyAsync(p.h_, d, 64, cudaMemcpyDeviceToHost, p.s_);
   q.wait(); // another object's stream
   consumeValue(p.h_[0]);
@@ -288,8 +299,22 @@ void markerRecordedBeforeCopy(Marker &m, const float *d, cudaStream_t s) {
   // DEPTH0: :[[@LINE-4]]:16: warning: 'h' is read before the asynchronous
 }
 
+// Another reference's event: it may be m's, and the check does not claim
+// otherwise.
+void markerOtherReference(Marker &m, Marker &n, const float *d,
+                          cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  m.record(s);
+  n.wait();
+  consumeValue(h[0]);
+  // DEPTH0: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+}
+
 // Another object's event.
-void markerOtherObject(Marker &m, Marker &n, const float *d, cudaStream_t s) {
+void markerOtherObject(Marker &m, const float *d, cudaStream_t s) {
+  Marker n;
   float *h;
   cudaMallocHost(&h, 64);
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
@@ -434,7 +459,8 @@ void layeredHelpers(Layered &l, const float *d) {
   consumeValue(l.h_[0]);
 }
 
-void layeredThroughPointer(Layered *p, Layered &other, const float *d) {
+void layeredThroughPointer(Layered *p, const float *d) {
+  Layered other;
   p->fetch(d);
   syncMemberThrough(p);
   consumeValue(p->h_[0]);

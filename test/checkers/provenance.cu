@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <array>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,57 @@ void newArray(const float *d, cudaStream_t s) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
   consumeValue(h[0]);
   delete[] h;
+}
+
+// std::make_unique / unique_ptr(new T[n]) own memory from operator new.
+void makeUniqueArray(const float *d, cudaStream_t s) {
+  auto h = std::make_unique<float[]>(16);
+  cudaMemcpyAsync(h.get(), d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(h[0]);
+}
+
+void uniquePtrFromNew(const float *d, cudaStream_t s) {
+  std::unique_ptr<float[]> h(new float[16]);
+  cudaMemcpyAsync(h.get(), d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(h[0]);
+}
+
+// A unique_ptr with a deleter of its own may own pinned memory: unknown.
+struct FreeHost {
+  void operator()(float *p) const { cudaFreeHost(p); }
+};
+void uniquePtrWithDeleter(const float *d, cudaStream_t s, float *pinned) {
+  std::unique_ptr<float[], FreeHost> h(pinned);
+  cudaMemcpyAsync(h.get(), d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+// A local object of a class that holds no pointer (a half-precision
+// value, as raft's device_reference reads one): its own bytes, on the stack.
+struct Half {
+  Half() = default;
+  explicit Half(float f);
+  unsigned short bits = 0;
+};
+float toFloat(Half h);
+void localClassWithoutPointers(const Half *d, cudaStream_t s) {
+  Half v{};
+  cudaMemcpyAsync(&v, d, sizeof(v), cudaMemcpyDeviceToHost, s);
+  consumeValue(toFloat(v));
+}
+
+// One that holds a pointer may stand for other memory: unknown.
+struct Handle {
+  Handle();
+  float *data() const { return p; }
+  float *p;
+};
+void localClassWithPointer(const float *d, cudaStream_t s) {
+  Handle v;
+  cudaMemcpyAsync(v.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(v.data()[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'v' is read before
 }
 
 void aliasOfPageable(const float *d, cudaStream_t s) {

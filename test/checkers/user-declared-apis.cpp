@@ -20,12 +20,12 @@
 // RUN:   cuda-async-read-before-sync.AsyncCopyFunctions: '::io::fetch:1:0;copyToHost:0:3', \
 // RUN:   cuda-async-read-before-sync.StreamSyncFunctions: 'syncStream:3'}}" \
 // RUN:   -- %cuda_mock_flags | FileCheck %s --check-prefix=POS --implicit-check-not='warning:'
-// POS: user-declared-apis.cpp:[[@LINE+41]]:11: warning: 'h' is read before the asynchronous
-// POS: user-declared-apis.cpp:[[@LINE+48]]:11: warning: 'h' is read before the asynchronous
-// POS: user-declared-apis.cpp:[[@LINE+54]]:11: warning: 'h' is read before the asynchronous
-// POS: user-declared-apis.cpp:[[@LINE+59]]:11: warning: 'h' is read before the asynchronous
-// POS: user-declared-apis.cpp:[[@LINE+72]]:11: warning: 'h' is read before the asynchronous
-// POS: user-declared-apis.cpp:[[@LINE+79]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+42]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+49]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+55]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+60]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+73]]:11: warning: 'h' is read before the asynchronous
+// POS: user-declared-apis.cpp:[[@LINE+80]]:11: warning: 'h' is read before the asynchronous
 //
 // --dump-config round-trips them.
 // RUN: %clang_tidy_cars %s --dump-config -config="{CheckOptions: { \
@@ -37,11 +37,12 @@
 // Malformed rows are reported, naming the option, and skipped; the valid
 // rows and the check go on.
 // RUN: %clang_tidy_cars %s -config="{CheckOptions: { \
-// RUN:   cuda-async-read-before-sync.AsyncCopyFunctions: 'copyToHost:0:3;bad:x;:1;tooMany:1:2:3', \
+// RUN:   cuda-async-read-before-sync.AsyncCopyFunctions: 'copyToHost:0:3;bad:x;:1;tooMany:1:2:3;intoThis:this', \
 // RUN:   cuda-async-read-before-sync.StreamSyncFunctions: 'syncStream'}}" \
 // RUN:   -- %cuda_mock_flags 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD-DAG: warning: invalid entry in option 'cuda-async-read-before-sync.AsyncCopyFunctions': 'bad:x': 'x' is not an argument position (0, 1, ...) [clang-tidy-config]
 // BAD-DAG: warning: invalid entry in option 'cuda-async-read-before-sync.AsyncCopyFunctions': ':1': expected a function name [clang-tidy-config]
+// BAD-DAG: warning: invalid entry in option 'cuda-async-read-before-sync.AsyncCopyFunctions': 'intoThis:this': 'this' is not an argument position (0, 1, ...) here [clang-tidy-config]
 // BAD-DAG: warning: invalid entry in option 'cuda-async-read-before-sync.AsyncCopyFunctions': 'tooMany:1:2:3': expected 1 or 2 argument position(s) after the name [clang-tidy-config]
 // BAD-DAG: warning: invalid entry in option 'cuda-async-read-before-sync.StreamSyncFunctions': 'syncStream': expected 1 argument position(s) after the name [clang-tidy-config]
 // BAD-DAG: user-declared-apis.cpp:[[@LINE+17]]:11: warning: 'h' is read before the asynchronous

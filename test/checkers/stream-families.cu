@@ -1,0 +1,224 @@
+// Arrays of streams and events indexed by loop variables (issue 12,
+// classes 1 and 2), as in MonteCarloMultiGPU, simpleMultiCopy and most
+// multi-stream pipelines: copies issued in one loop on s[i] are covered by a
+// later loop that synchronizes s[j] (or events recorded on them) over the
+// same elements; a loop that stops one short does not cover the last copy.
+// A loop from a constant to a larger constant certainly runs, so what its
+// body synchronizes is synchronized after it.
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <cstdlib>
+#include <vector>
+void consumeValue(float v);
+void consume(const float *p, int n);
+
+constexpr int N = 4;
+constexpr int Chunk = 256;
+
+//===--- Loops that certainly run (class 1) --------------------------------===//
+
+void oneIterationLoop(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 0; k < 1; ++k)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+void constantBoundLoop(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 0; k < N; ++k)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+// A loop with a bound the check does not know may not run at all.
+void loopMaySkip(float *h, const float *d, cudaStream_t s, int n) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 0; k < n; ++k)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+// From 4 down to nothing: never runs.
+void loopNeverRuns(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 4; k < 4; ++k)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+// A break may leave the loop before its sync.
+void loopBreaksFirst(float *h, const float *d, cudaStream_t s, bool stop) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 0; k < N; ++k) {
+    if (stop)
+      break;
+    cudaStreamSynchronize(s);
+  }
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+//===--- Families of streams (class 2) -------------------------------------===//
+
+void perStreamCopiesThenSyncLoop(float *h, const float *d) {
+  cudaStream_t s[N];
+  for (int i = 0; i < N; ++i)
+    cudaStreamCreate(&s[i]);
+  for (int i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  for (int j = 0; j < N; ++j)
+    cudaStreamSynchronize(s[j]);
+  consume(h, N * Chunk);
+}
+
+void sharedIndexVariable(float *h, const float *d, cudaStream_t *s) {
+  int i;
+  for (i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  for (i = 0; i < N; ++i)
+    cudaStreamSynchronize(s[i]);
+  consume(h, N * Chunk);
+}
+
+void syncLoopStopsOneShort(float *h, const float *d) {
+  cudaStream_t s[N];
+  for (int i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  for (int j = 0; j < N - 1; ++j)
+    cudaStreamSynchronize(s[j]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before the asynchronous device-to-host copy into it is known to be complete
+  // CHECK: :[[@LINE-3]]:5: note: this synchronizes stream 's[j]', elements 0 to 2 of its array, but the copy's stream may be any of elements 0 to 3
+}
+
+void sharedIndexStopsOneShort(float *h, const float *d, cudaStream_t *s) {
+  int i;
+  for (i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  for (i = 1; i < N; ++i)
+    cudaStreamSynchronize(s[i]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+  // CHECK: :[[@LINE-3]]:5: note: this synchronizes stream 's[i]', elements 1 to 3 of its array, but the copy's stream may be any of elements 0 to 3
+}
+
+void syncOnlyTheFirst(float *h, const float *d, cudaStream_t *s) {
+  for (int i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  cudaStreamSynchronize(s[0]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 's[0]', element 0 of its array, but the copy's stream may be any of elements 0 to 3
+}
+
+// Two constant elements are two streams.
+void otherConstantElement(float *h, const float *d, cudaStream_t *s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s[1]);
+  cudaStreamSynchronize(s[0]);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 's[0]', not stream 's[1]', the copy's stream
+}
+
+// An index the check cannot follow: it does not claim another stream.
+void unknownIndex(float *h, const float *d, cudaStream_t *s, int k) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s[k]);
+  cudaStreamSynchronize(s[0]);
+  consumeValue(h[0]);
+}
+
+// Syncing each chunk's stream, then reading that chunk.
+void syncAndReadEachChunk(float *h, const float *d, cudaStream_t *s) {
+  for (int i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  for (int j = 0; j < N; ++j) {
+    cudaStreamSynchronize(s[j]);
+    consume(h + j * Chunk, Chunk);
+  }
+}
+
+void vectorOfStreams(float *h, const float *d,
+                     std::vector<cudaStream_t> &streams) {
+  for (size_t i = 0; i < streams.size(); ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, streams[i]);
+  for (cudaStream_t st : streams)
+    cudaStreamSynchronize(st);
+  consume(h, N * Chunk);
+}
+
+void rangeForOverArray(float *h, const float *d) {
+  cudaStream_t s[N];
+  for (int i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  for (auto &st : s)
+    cudaStreamSynchronize(st);
+  consume(h, N * Chunk);
+}
+
+// A range-for over another array does not cover.
+void rangeForOverAnotherArray(float *h, const float *d) {
+  cudaStream_t s[N], t[N];
+  for (int i = 0; i < N; ++i)
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  for (auto &st : t)
+    cudaStreamSynchronize(st);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+}
+
+//===--- Families of events ------------------------------------------------===//
+
+void eventPerStream(float *h, const float *d, cudaStream_t *s,
+                    cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+    cudaEventRecord(ev[i], s[i]);
+  }
+  for (int j = 0; j < N; ++j)
+    cudaEventSynchronize(ev[j]);
+  consume(h, N * Chunk);
+}
+
+void eventLoopStopsOneShort(float *h, const float *d, cudaStream_t *s,
+                            cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+    cudaEventRecord(ev[i], s[i]);
+  }
+  for (int j = 0; j < N - 1; ++j)
+    cudaEventSynchronize(ev[j]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+  // CHECK: :[[@LINE-3]]:5: note: this synchronizes event 'ev[j]', elements 0 to 2 of its array, but the event recorded after the copy may be any of elements 0 to 3
+}
+
+// Events recorded before the copies do not cover them.
+void eventRecordedBeforeCopies(float *h, const float *d, cudaStream_t *s,
+                               cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaEventRecord(ev[i], s[i]);
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+  }
+  for (int j = 0; j < N; ++j)
+    cudaEventSynchronize(ev[j]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+}
