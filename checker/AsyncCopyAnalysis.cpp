@@ -31,6 +31,7 @@ RunResult runCallable(CallableRun &R) {
   RunResult Result;
   FunctionFacts Facts(R.context(), R.model(), R.FD,
                       R.options().PerThreadDefaultStream);
+  Facts.Bound = R.Bound;
   if (!Facts.collect())
     return Result;
   CallableEffects Effects;
@@ -70,7 +71,7 @@ std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
     return {};
   Work = 0;
   OverBudget = false;
-  CallableRun R{*this, FD, 0, /*SummaryMode=*/false};
+  CallableRun R{*this, FD, 0, /*SummaryMode=*/false, false, {}};
   RunResult Run = runCallable(R);
   if (!Run.Exit || OverBudget)
     return {};
@@ -105,7 +106,8 @@ std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
 
 const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
                                                 unsigned Depth,
-                                                bool *Truncated) {
+                                                bool *Truncated,
+                                                const BoundFunctions &Bound) {
   auto Cut = [&]() -> const HelperSummary * {
     if (Truncated)
       *Truncated = true;
@@ -118,7 +120,8 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     return Cut();
   // A summary cut short at some depth is exact for calls at that depth or
   // deeper, not for shallower ones: recompute those.
-  if (auto It = Summaries.find(Def);
+  std::pair<const FunctionDecl *, BoundFunctions> Key{Def, Bound};
+  if (auto It = Summaries.find(Key);
       It != Summaries.end() &&
       (!It->second.Truncated || Depth >= It->second.Depth)) {
     if (It->second.Truncated && Truncated)
@@ -127,14 +130,14 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   }
 
   InProgress[Def] = true;
-  CallableRun R{*this, Def, Depth, /*SummaryMode=*/true};
+  CallableRun R{*this, Def, Depth, /*SummaryMode=*/true, false, Bound};
   RunResult Run = runCallable(R);
   InProgress[Def] = false;
   if (OverBudget)
     return Cut(); // not cached: a later callable may afford it
   if (R.Truncated && Truncated)
     *Truncated = true;
-  CachedSummary &Slot = Summaries[Def];
+  CachedSummary &Slot = Summaries[Key];
   Slot.Truncated = R.Truncated;
   Slot.Depth = Depth;
   Slot.S = std::move(Run.Summary);

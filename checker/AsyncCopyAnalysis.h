@@ -27,6 +27,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,10 @@ struct CopySite {
   const Expr *InnerCopy = nullptr; ///< the copy inside the helper, if any
   std::string Buffer;              ///< alias class key of the destination
   std::string BufferName;          ///< destination as spelled
+  /// The destination is element Element of an array of buffers, by a
+  /// constant index (`bufs[1]`): another constant element is another
+  /// buffer, though both are in Buffer's alias class.
+  std::optional<long long> Element;
   StreamRef Stream;
   bool Pageable = false; ///< destination known pageable (StrictMode only)
   /// A helper summary's synthetic copy (HelperSummaries.h), never
@@ -85,7 +90,16 @@ struct Finding {
   const CopySite *Copy = nullptr;
   MissNote Miss;
   bool LaterIteration = false; ///< the access precedes the copy in source
+  /// Summary runs: the ids of the event seeds still pending at the access
+  /// (events the helper has not synchronized on every path to it).
+  std::vector<unsigned> PendingEventSeeds;
 };
+
+/// Function-pointer parameters of a helper bound, at the call being
+/// summarized, to a function the model knows: `synchronize_impl(
+/// cudaStreamQuery, s)` runs `query(object)` as cudaStreamQuery(s).
+using BoundFunctions =
+    std::vector<std::pair<const ParmVarDecl *, const FunctionDecl *>>;
 
 struct AnalysisOptions {
   bool StrictMode = false;
@@ -117,8 +131,11 @@ public:
   /// The summary of a helper, or nullptr when its body is not visible, the
   /// depth bound is reached, or it recurses. Sets *Truncated when the
   /// summary (or its absence) is due to the depth bound or recursion.
+  /// Bound: function-pointer parameters whose argument at the call is a
+  /// known function (BoundFunctions); a summary per binding.
   const HelperSummary *summary(const FunctionDecl *FD, unsigned Depth,
-                               bool *Truncated = nullptr);
+                               bool *Truncated = nullptr,
+                               const BoundFunctions &Bound = {});
 
   //--- For the analysis's phases (CallableRun) -----------------------------
   ASTContext &context() const { return Ctx; }
@@ -141,7 +158,8 @@ private:
     bool Truncated = false;
     unsigned Depth = 0;
   };
-  llvm::DenseMap<const FunctionDecl *, CachedSummary> Summaries;
+  std::map<std::pair<const FunctionDecl *, BoundFunctions>, CachedSummary>
+      Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()
   /// Work spent on one analyze() call, its helper summaries included (block

@@ -204,6 +204,27 @@ void appendHip(std::vector<ApiEntry> &T) {
                         PtrArgForm::AddressOfPointer, 1)));
 }
 
+/// RAPIDS rmm (26.x, rmm/device_scalar.hpp, rmm/device_uvector.hpp): the
+/// members documented "@note This function synchronizes `stream`" (they
+/// copy one element to the host and call stream.synchronize()). By the
+/// class template's qualified name. rmm::cuda_stream_view::synchronize is
+/// a stream wrapper's sync (wrapperSync).
+void appendRmm(std::vector<ApiEntry> &T) {
+  auto Rmm = [](ApiEntry E) {
+    E.Family = ApiFamily::Rmm;
+    return E;
+  };
+  T.push_back(Rmm(onStream("rmm::device_scalar::value", ApiRole::StreamSync, 0)));
+  T.push_back(
+      Rmm(onStream("rmm::device_uvector::element", ApiRole::StreamSync, 1)));
+  T.push_back(Rmm(
+      onStream("rmm::device_uvector::front_element", ApiRole::StreamSync, 0)));
+  T.push_back(Rmm(
+      onStream("rmm::device_uvector::back_element", ApiRole::StreamSync, 0)));
+  T.push_back(Rmm(
+      onStream("rmm::device_uvector::set_element", ApiRole::StreamSync, 2)));
+}
+
 /// libtorch / ATen (PyTorch 2.x C++ API; the declarations are the same in
 /// libtorch 1.13): rows by qualified name. Tensor copies run on the current
 /// CUDA stream (c10::cuda::getCurrentCUDAStream), which is the device's
@@ -373,6 +394,7 @@ std::vector<ApiEntry> buildTable() {
   appendDriverApi(T);
   appendHip(T);
   appendTorch(T);
+  appendRmm(T);
   return T;
 }
 
@@ -466,8 +488,15 @@ const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
       Outer = Outer->getParent();
     const auto *NS = dyn_cast<NamespaceDecl>(Outer);
     if (NS && NS->getIdentifier() &&
-        llvm::is_contained({"at", "c10", "torch"}, NS->getName())) {
-      auto It = index().find(Callee->getQualifiedNameAsString());
+        llvm::is_contained({"at", "c10", "torch", "rmm"}, NS->getName())) {
+      // A member of a class template by the template's name
+      // (rmm::device_scalar::value for rmm::device_scalar<int>::value).
+      std::string Name = Callee->getQualifiedNameAsString();
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
+              Callee->getDeclContext()))
+        Name = Spec->getSpecializedTemplate()->getQualifiedNameAsString() +
+               "::" + Callee->getNameAsString();
+      auto It = index().find(Name);
       if (It != index().end())
         return It->second;
     }

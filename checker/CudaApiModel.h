@@ -156,7 +156,7 @@ enum class ParamsStructKind {
 };
 
 /// Which API a row belongs to (for the docs and family-specific defaults).
-enum class ApiFamily { CudaRuntime, CudaDriver, Hip, Torch, User };
+enum class ApiFamily { CudaRuntime, CudaDriver, Hip, Torch, Rmm, User };
 
 /// One modelled function. Argument indices are 0-based positions in the
 /// call; NoArg where the function has no such argument.
@@ -344,7 +344,8 @@ bool isPerThreadName(const FunctionDecl *Callee);
 /// Functions whose name says they belong to a GPU API (cuda*, cu[A-Z]*,
 /// hip*, nccl*, cublas*, ...). Passing a pointer to one of them that the
 /// model does not know is neither an access nor a sync: unknown APIs are
-/// left alone rather than guessed at.
+/// left alone rather than guessed at. (A function so named whose body the
+/// check can read is the project's own helper, and looked through.)
 bool isUnmodelledGpuApi(const FunctionDecl *Callee);
 
 } // namespace tidy::cuda

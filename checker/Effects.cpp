@@ -52,6 +52,8 @@ private:
   /// An occurrence of a buffer of alias class Class: its host access, if
   /// any, becomes an Access effect.
   void addAccess(const Expr *Node, const std::string &Class);
+  BoundFunctions boundFunctions(const CallExpr *C,
+                                const FunctionDecl *Callee) const;
 
   CallableRun &R;
   FunctionFacts &F;
@@ -84,13 +86,17 @@ void EffectBuilder::build() {
     Ev.Var = V;
     Out.List.push_back(std::move(Ev));
   }
-  std::map<std::pair<std::string, StreamRef::Identity>, unsigned> Classes;
+  std::map<std::tuple<std::string, std::optional<long long>,
+                      StreamRef::Identity>,
+           unsigned>
+      Classes;
   for (unsigned Id = 0; Id < Out.Copies.size(); ++Id) {
     const CopySite &C = *Out.Copies[Id];
     Out.ClassOf.push_back(
         C.Seed || C.Stream.K == StreamRef::Unknown
             ? Id
-            : Classes.try_emplace({C.Buffer, C.Stream.identity()}, Id)
+            : Classes
+                  .try_emplace({C.Buffer, C.Element, C.Stream.identity()}, Id)
                   .first->second);
   }
 }
@@ -110,6 +116,7 @@ void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
   Ev.AK = A->Kind;
   Ev.Loc = A->Loc;
   Ev.Name = Node;
+  Ev.Element = AccessPath::of(Node).constantLastIndex();
   Ev.Callee = A->Callee;
   Out.List.push_back(std::move(Ev));
 }
@@ -166,6 +173,7 @@ void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,
   Site->Call = C;
   Site->InnerCopy = Inner;
   Site->Buffer = F.Aliases.classKey(Key);
+  Site->Element = Key.constantLastIndex();
   Site->BufferName = Name;
   Site->Stream = S;
   Site->Pageable = Pageable;
@@ -175,16 +183,49 @@ void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,
   Out.List.push_back(std::move(Ev));
 }
 
+/// The helper's function-pointer parameters whose argument here is a
+/// function the model knows (`synchronize_impl(cudaStreamQuery, s)`), or a
+/// parameter of this callable bound so itself.
+BoundFunctions EffectBuilder::boundFunctions(const CallExpr *C,
+                                             const FunctionDecl *Callee) const {
+  BoundFunctions Bound;
+  for (unsigned P = 0; P < Callee->getNumParams(); ++P) {
+    const ParmVarDecl *Param = Callee->getParamDecl(P);
+    QualType T = Param->getType().getNonReferenceType();
+    if (!T->isFunctionPointerType() && !T->isFunctionType())
+      continue;
+    const Expr *A = paramArg(C, P);
+    const auto *D =
+        A ? dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts()) : nullptr;
+    if (const auto *U = A ? dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts())
+                          : nullptr;
+        U && U->getOpcode() == UO_AddrOf)
+      D = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts());
+    const FunctionDecl *Fn = nullptr;
+    if (D)
+      Fn = dyn_cast<FunctionDecl>(D->getDecl());
+    for (const auto &[Outer, OuterFn] : F.Bound)
+      if (D && D->getDecl() == Outer)
+        Fn = OuterFn;
+    if (Fn && F.Model.lookup(Fn))
+      Bound.push_back({Param, Fn});
+  }
+  return Bound;
+}
+
 bool EffectBuilder::isModelledCall(const CallExpr *C) const {
   if (isa<CUDAKernelCallExpr>(C))
     return true;
-  const FunctionDecl *Callee = C->getDirectCallee();
+  const FunctionDecl *Callee = F.calleeOf(C);
   if (!Callee)
     return false;
   const ApiEntry *E = F.Model.lookup(Callee);
   if (E && E->Family == ApiFamily::Torch)
     return false; // tensors handed to copy_ / to are read on the host
-  return E || isUnmodelledGpuApi(Callee);
+  // A function named like a GPU API (cudaSyncOrDie, cuda_copy_to_host)
+  // whose body the check reads is the user's helper, not an API.
+  return E || (isUnmodelledGpuApi(Callee) &&
+               !summarizable(Callee, Ctx.getSourceManager()));
 }
 
 void EffectBuilder::collectCallEffects() {
@@ -196,7 +237,7 @@ void EffectBuilder::collectCallEffects() {
       Out.List.push_back(std::move(Ev));
       continue;
     }
-    const FunctionDecl *Callee = C->getDirectCallee();
+    const FunctionDecl *Callee = F.calleeOf(C);
     if (const ApiEntry *E = F.Model.lookup(Callee);
         E && E->Family == ApiFamily::User && !fitsCall(*E, C))
       continue; // a declared position past the call's arguments
@@ -230,10 +271,9 @@ void EffectBuilder::collectCallEffects() {
     const CXXMethodDecl *CalleeLambda = lambdaOperator(Callee);
     if (!CalleeLambda)
       addLambdaArgs(C, C->arguments(), Callee);
-    if (!Callee || isUnmodelledGpuApi(Callee) ||
-        !summarizable(Callee, Ctx.getSourceManager()))
+    if (!Callee || !summarizable(Callee, Ctx.getSourceManager()))
       continue; // opaque: HostAccess reports buffers passed to it
-    const HelperSummary *S = R.summaryOf(Callee);
+    const HelperSummary *S = R.summaryOf(Callee, boundFunctions(C, Callee));
     Effect Ev(Effect::Call);
     Ev.Anchor = C;
     Ev.CE = C;

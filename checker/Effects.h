@@ -40,6 +40,8 @@ struct Effect {
   AccessKind AK = AccessKind::Read;
   const Expr *Loc = nullptr;  ///< the accessing expression
   const Expr *Name = nullptr; ///< the tracked buffer as named there
+  /// Access: a constant element of an array of buffers (CopySite::Element).
+  std::optional<long long> Element;
   const NamedDecl *Callee = nullptr;
   // Copy: the copy site index
   unsigned CopyId = 0;
@@ -50,7 +52,9 @@ struct Effect {
                                           ///< LambdaArg: the lambda's
   const VarDecl *Var = nullptr;           ///< Write: the variable
   const CXXMethodDecl *Lambda = nullptr;  ///< LambdaArg: its call operator
-  std::vector<unsigned> HelperCopies;     ///< Call: copies it leaves pending
+  /// Call: copies it leaves pending (id, index in the summary's
+  /// CopiesLeftPending).
+  std::vector<std::pair<unsigned, unsigned>> HelperCopies;
 };
 
 /// Everything the solver applies for one callable.

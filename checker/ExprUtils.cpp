@@ -30,8 +30,7 @@ bool isStreamWrapper(const CXXRecordDecl *R) {
   return false;
 }
 
-/// A stream handle, or a stream wrapper by value or reference.
-static bool isStreamOrWrapper(QualType T) {
+bool isStreamOrWrapper(QualType T) {
   return isStreamType(T) ||
          isStreamWrapper(T.getNonReferenceType()->getAsCXXRecordDecl());
 }
@@ -198,6 +197,16 @@ bool isStreamType(QualType T) {
   const auto *RD = P->getPointeeType()->getAsRecordDecl();
   return RD && RD->getIdentifier() &&
          (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
+}
+
+bool isEventType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *P = T->getAs<PointerType>();
+  if (!P)
+    return false;
+  const auto *RD = P->getPointeeType()->getAsRecordDecl();
+  return RD && RD->getIdentifier() &&
+         (RD->getName() == "CUevent_st" || RD->getName() == "ihipEvent_t");
 }
 
 bool isStdFunction(const FunctionDecl *F,

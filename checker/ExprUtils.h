@@ -31,6 +31,10 @@ namespace clang::tidy::cuda {
 /// definitions (often compiled elsewhere: rmm's) do.
 bool isStreamWrapper(const CXXRecordDecl *R);
 
+/// A stream handle (isStreamType), or a stream wrapper by value or
+/// reference.
+bool isStreamOrWrapper(QualType T);
+
 /// On an object of a stream wrapper: a conversion to a stream handle or to
 /// a wrapper, or a const accessor without arguments returning one
 /// (`sv.value()`, `s.stream()`, `s.view()`, `s.unwrap()`): names the
@@ -70,6 +74,9 @@ bool isDeviceContainer(QualType T);
 
 /// cudaStream_t / CUstream / hipStream_t.
 bool isStreamType(QualType T);
+
+/// cudaEvent_t / CUevent / hipEvent_t.
+bool isEventType(QualType T);
 
 /// A function of namespace std with one of these names (std::move, ...).
 bool isStdFunction(const FunctionDecl *F,

@@ -174,8 +174,7 @@ bool FunctionFacts::collect() {
   // The per-thread variants are what the API macros expand to once the
   // translation unit asked for per-thread default streams.
   for (const CallExpr *C : Calls)
-    if (Model.lookup(C->getDirectCallee()) &&
-        isPerThreadName(C->getDirectCallee()))
+    if (lookup(C) && isPerThreadName(calleeOf(C)))
       PerThread = true;
   buildAliasesAndProvenance();
   collectQueryVars();
@@ -218,6 +217,22 @@ StreamRef FunctionFacts::streamOf(const Expr *E) {
   S.Elements = elementsOf(E);
   S.NonBlocking = isNonBlockingStream(S.Path);
   return S;
+}
+
+const FunctionDecl *FunctionFacts::calleeOf(const CallExpr *C) const {
+  if (const FunctionDecl *F = C->getDirectCallee())
+    return F;
+  if (Bound.empty())
+    return nullptr;
+  const Expr *Callee = C->getCallee()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Callee);
+      U && U->getOpcode() == UO_Deref)
+    Callee = U->getSubExpr()->IgnoreParenImpCasts(); // (*query)(object)
+  const auto *D = dyn_cast<DeclRefExpr>(Callee);
+  for (const auto &[Param, Fn] : Bound)
+    if (D && D->getDecl() == Param)
+      return Fn;
+  return nullptr;
 }
 
 bool FunctionFacts::within(const Stmt *S, const Stmt *Ancestor) const {
@@ -418,7 +433,7 @@ const Expr *FunctionFacts::currentStreamSource(const Expr *E) const {
       CE && CE->getNumArgs() == 1)
     E = strip(CE->getArg(0));
   const auto *C = dyn_cast_or_null<CallExpr>(E);
-  const ApiEntry *A = C ? Model.lookup(C->getDirectCallee()) : nullptr;
+  const ApiEntry *A = C ? lookup(C) : nullptr;
   return A && A->Role == ApiRole::CurrentStream ? C : nullptr;
 }
 
@@ -446,7 +461,7 @@ void FunctionFacts::collectStreamSetters() {
     Add(G, G->getArg(0), Scope);
   }
   for (const CallExpr *C : Calls) {
-    const ApiEntry *E = Model.lookup(C->getDirectCallee());
+    const ApiEntry *E = lookup(C);
     if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
       Add(C, C->getArg(0), nullptr);
   }
@@ -574,7 +589,7 @@ void FunctionFacts::buildAliasesAndProvenance() {
     // c10::cuda::getStreamFromPool: PyTorch creates its pool streams with
     // cudaStreamNonBlocking (c10/cuda/CUDAStream.cpp).
     if (const auto *C = dyn_cast_or_null<CallExpr>(strip(A.Rhs))) {
-      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      const ApiEntry *E = lookup(C);
       if (E && E->Role == ApiRole::PoolStream) {
         NonBlockingStreams.insert(LhsKey);
         continue;
@@ -602,7 +617,7 @@ void FunctionFacts::buildAliasesAndProvenance() {
     }
   }
   for (const CallExpr *C : Calls) {
-    const ApiEntry *E = Model.lookup(C->getDirectCallee());
+    const ApiEntry *E = lookup(C);
     if (!E)
       continue;
     if (E->Role == ApiRole::PinnedAlloc || E->Role == ApiRole::DeviceAlloc) {
@@ -634,7 +649,7 @@ void FunctionFacts::collectQueryVars() {
     if (!V)
       continue;
     const auto *Q = dyn_cast<CallExpr>(strip(A.Rhs));
-    const ApiEntry *E = Q ? Model.lookup(Q->getDirectCallee()) : nullptr;
+    const ApiEntry *E = Q ? lookup(Q) : nullptr;
     bool IsQuery = E && isQueryRole(E->Role);
     auto It = QueryVars.find(V);
     if (!IsQuery ||

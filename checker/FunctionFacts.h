@@ -22,6 +22,7 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_FUNCTIONFACTS_H
 
 #include "AccessPath.h"
+#include "AsyncCopyAnalysis.h"
 #include "CudaApiModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -85,7 +86,18 @@ public:
   /// every value the variable is given is the same query.
   llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
 
+  /// Function-pointer parameters bound at the call being summarized.
+  BoundFunctions Bound;
+
   //--- Queries --------------------------------------------------------------
+  /// The function a call calls: its direct callee, or the function a bound
+  /// function-pointer parameter stands for (`query(object)`). Null when
+  /// unknown.
+  const FunctionDecl *calleeOf(const CallExpr *C) const;
+  /// The model's row for a call's callee (calleeOf), or null.
+  const ApiEntry *lookup(const CallExpr *C) const {
+    return Model.lookup(calleeOf(C));
+  }
   /// The stream an argument names; null: the argument was omitted (the
   /// default stream).
   StreamRef streamOf(const Expr *E);

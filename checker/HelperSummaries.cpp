@@ -140,6 +140,32 @@ bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
   return true;
 }
 
+/// Does one of a helper's guard events (synchronized before its accesses
+/// of a buffer), as this caller names it at Call, cover the caller's copy
+/// of class ClassId?
+bool guardCovers(FunctionFacts &F, const PendingState &St,
+                 const std::vector<HelperSummary::EventGuard> &Guards,
+                 const Expr *Call, const CXXMethodDecl *Lambda,
+                 unsigned ClassId) {
+  for (const HelperSummary::EventGuard &G : Guards) {
+    AccessPath Key = G.Event.Path;
+    std::string Name = G.Event.Spelling;
+    if (G.EventParam >= 0) {
+      const auto *CE = dyn_cast_or_null<CallExpr>(Call);
+      const Expr *A = CE ? paramArg(CE, G.EventParam) : nullptr;
+      if (!A)
+        continue;
+      Key = AccessPath::of(A);
+    } else if (!nameAtCall(F, Key, Name, Call, Lambda)) {
+      continue;
+    }
+    auto It = St.Events.find(Key);
+    if (It != St.Events.end() && It->second.Covered.count(ClassId))
+      return true;
+  }
+  return false;
+}
+
 /// Buffers the caller names too that a helper or lambda touches before
 /// synchronizing them, reported at Loc: its call (PassedToFunction of a
 /// member helper, UsedByLambda) or where a lambda is passed on
@@ -172,6 +198,8 @@ void applyNamedAccesses(Solver &Sv, const PendingState &St,
           Seed = K;
       if (Seed >= static_cast<int>(S.NamedBufferStreams))
         Seed = -1; // not crossed with the buffers: any stream
+      if (guardCovers(F, St, B.Guards, Call, Lambda, Id))
+        continue; // an event it waits for first covers the copy
       if (llvm::is_contained(B.Unsynced, Seed)) {
         Sv.report(St, Class, Kind, Loc, nullptr, Callee, B.Site, nullptr,
                   &Name);
@@ -216,7 +244,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   // pointer parameter on each of those.
   std::vector<int> StreamParams{-1};
   for (unsigned P = 0; P < FD->getNumParams(); ++P)
-    if (isStreamType(FD->getParamDecl(P)->getType()))
+    if (isStreamOrWrapper(FD->getParamDecl(P)->getType()))
       StreamParams.push_back(P);
   auto Seed = [&](int Buf, int Stream) {
     SummarySeed Sd;
@@ -252,7 +280,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   for (bool Syncs : {true, false})
     for (const CallExpr *C : F.Calls) {
       const Expr *StreamE = nullptr;
-      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      const ApiEntry *E = F.lookup(C);
       bool IsSync = E && synchronizesStreamArg(E->Role);
       if (IsSync != Syncs)
         continue;
@@ -265,7 +293,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       // Handed to a helper that may sync it (`syncS(s_)`).
       if (!E && !isa<CUDAKernelCallExpr>(C))
         for (const Expr *A : C->arguments())
-          if (isStreamType(A->getType()) && outlivesCall(A))
+          if (isStreamOrWrapper(A->getType()) && outlivesCall(A))
             SeedStream(F.streamOf(A));
     }
   // Member functions (and lambdas) called on `this`, whose summaries name
@@ -288,7 +316,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   const CXXMethodDecl *Op = lambdaOperator(FD);
   if (Op)
     for (const VarDecl *V : capturedVars(Op))
-      if (isStreamType(V->getType())) {
+      if (isStreamOrWrapper(V->getType())) {
         StreamRef St;
         St.K = StreamRef::Named;
         St.Path = AccessPath::ofVar(V);
@@ -315,7 +343,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     newSeed(Out, std::move(Sd));
   };
   for (const CallExpr *C : F.Calls) {
-    const ApiEntry *E = Model.lookup(C->getDirectCallee());
+    const ApiEntry *E = F.lookup(C);
     const Expr *Ev = E && synchronizesEventArg(E->Role) ? arg(C, E->EventArg)
                                                         : nullptr;
     if (!Ev)
@@ -329,6 +357,12 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       continue;
     SeedEvent(AccessPath::of(Ev), spelling(Ev, Ctx), Param);
   }
+  // Event parameters, which the helper may synchronize through another
+  // helper (`synchronize(e) { impl(cudaEventQuery, e); }`).
+  for (unsigned P = 0; P < FD->getNumParams(); ++P)
+    if (isEventType(FD->getParamDecl(P)->getType()))
+      SeedEvent(AccessPath::ofDecl(FD->getParamDecl(P)),
+                FD->getParamDecl(P)->getNameAsString(), P);
   // What member functions called on `this` do to its members (`void
   // wait() { doWait(); }`): the same seeds, so that their effects pass
   // through this helper to its caller.
@@ -406,6 +440,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   S->SyncsStreamParam.assign(NP, false);
   S->AccessedUnlessSynced.assign(NP, {});
   S->AccessSite.assign(NP, nullptr);
+  S->AccessGuards.assign(NP, {});
   // A seed that is not pending at the exit was synchronized on every path.
   // (An exit that is never reached leaves nothing pending: noreturn helpers
   // count as synchronizing, which is harmless since the caller stops.)
@@ -460,6 +495,35 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     if (!S->AccessSite[Sd->Param])
       S->AccessSite[Sd->Param] = Fd.Access;
   }
+  // Guards: events whose seeds no unsynced access of a buffer finds still
+  // pending, i.e. synchronized on every path before each of its accesses.
+  std::vector<unsigned> EventSeeds;
+  for (unsigned Id = 0; Id < E.Copies.size(); ++Id)
+    if (E.Copies[Id]->Seed && E.Copies[Id]->Seed->isEventSeed())
+      EventSeeds.push_back(Id);
+  auto GuardsOf = [&](llvm::function_ref<bool(const SummarySeed &)> Of) {
+    std::vector<HelperSummary::EventGuard> Guards;
+    for (unsigned Id : EventSeeds) {
+      bool Any = false, Before = true;
+      for (const Finding &Fd : Findings)
+        if (Fd.Copy->Seed && Of(*Fd.Copy->Seed)) {
+          Any = true;
+          Before = Before && !llvm::is_contained(Fd.PendingEventSeeds, Id);
+        }
+      const SummarySeed &Ev = *E.Copies[Id]->Seed;
+      if (Any && Before)
+        Guards.push_back({Ev.EventParam, {Ev.Event, Ev.EventName}});
+    }
+    return Guards;
+  };
+  if (!EventSeeds.empty()) {
+    for (unsigned N = 0; N < S->Named.size(); ++N)
+      S->Named[N].Guards =
+          GuardsOf([&](const SummarySeed &Sd) { return Sd.Named == int(N); });
+    for (unsigned P = 0; P < NP; ++P)
+      S->AccessGuards[P] =
+          GuardsOf([&](const SummarySeed &Sd) { return Sd.Param == int(P); });
+  }
   // Events recorded on every path, on a stream the caller can name.
   std::vector<AccessPath> ParamKeys;
   for (unsigned P = 0; P < NP; ++P)
@@ -469,10 +533,10 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     return It == ParamKeys.end() ? -1
                                  : static_cast<int>(It - ParamKeys.begin());
   };
-  const ApiModel &Model = R.model();
+  std::vector<const std::set<unsigned> *> RecordCovers; // per RecordsEvents
   for (const auto &[Key, Info] : Exit.Events) {
     const auto *Rec = dyn_cast_or_null<CallExpr>(Info.Record);
-    const ApiEntry *A = Rec ? Model.lookup(Rec->getDirectCallee()) : nullptr;
+    const ApiEntry *A = Rec ? F.lookup(Rec) : nullptr;
     if (!A || A->Role != ApiRole::EventRecord)
       continue; // a seed's entry, or a record by a nested helper
     const Expr *Ev = arg(Rec, A->EventArg);
@@ -491,14 +555,18 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       continue;
     }
     S->RecordsEvents.push_back(ER);
+    RecordCovers.push_back(&Info.Covered);
   }
   // Copies into parameters still in flight when the helper returns.
   for (const auto &[Id, Pend] : Exit.Pending) {
     const CopySite &C = *E.Copies[Pend.Site];
     if (C.Seed)
       continue;
-    HelperSummary::PendingCopy PC{0, -1, C.Stream,
-                                  C.InnerCopy ? C.InnerCopy : C.Call};
+    HelperSummary::PendingCopy PC{
+        0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}};
+    for (unsigned N = 0; N < RecordCovers.size(); ++N)
+      if (RecordCovers[N]->count(Id))
+        PC.CoveredBy.push_back(N);
     if (C.Stream.K == StreamRef::Named)
       PC.StreamParam = ParamOf(C.Stream.Path);
     // Into a buffer the caller names too (a capture, a member of `this`).
@@ -522,13 +590,13 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
 // Application at a call
 //===----------------------------------------------------------------------===//
 
-std::vector<unsigned> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
-                                       CallableEffects &Out,
-                                       const HelperSummary &S,
-                                       const CallExpr *C,
-                                       const CXXMethodDecl *CalleeLambda) {
-  std::vector<unsigned> Ids;
-  for (const HelperSummary::PendingCopy &PC : S.CopiesLeftPending) {
+std::vector<std::pair<unsigned, unsigned>>
+copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
+                 const HelperSummary &S, const CallExpr *C,
+                 const CXXMethodDecl *CalleeLambda) {
+  std::vector<std::pair<unsigned, unsigned>> Ids;
+  for (unsigned N = 0; N < S.CopiesLeftPending.size(); ++N) {
+    const HelperSummary::PendingCopy &PC = S.CopiesLeftPending[N];
     AccessPath Key;
     std::string Name;
     Provenance Prov;
@@ -566,10 +634,11 @@ std::vector<unsigned> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
     Site->Call = C;
     Site->InnerCopy = PC.Copy;
     Site->Buffer = F.Aliases.classKey(Key);
+    Site->Element = Key.constantLastIndex();
     Site->BufferName = Name;
     Site->Stream = Stream;
     Site->Pageable = Prov == Provenance::Pageable;
-    Ids.push_back(Out.Copies.size() - 1);
+    Ids.push_back({Out.Copies.size() - 1, N});
   }
   return Ids;
 }
@@ -613,9 +682,11 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
       int Seed = -1;
       for (unsigned J = 0; J < S->SyncsStreamParam.size(); ++J)
         if (J + Shift < NumArgs &&
-            isStreamType(C->getArg(J + Shift)->getType()) &&
+            isStreamOrWrapper(C->getArg(J + Shift)->getType()) &&
             F.streamOf(C->getArg(J + Shift)).sameStream(Copy->Stream))
           Seed = J;
+      if (guardCovers(F, St, S->AccessGuards[P], C, Lambda, Id))
+        continue; // an event it waits for first covers the copy
       if (llvm::is_contained(S->AccessedUnlessSynced[P], Seed)) {
         Sv.report(St, Class, AccessKind::PassedToFunction, A, Root, Callee,
                S->AccessSite[P]);
@@ -642,7 +713,11 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   for (unsigned J = 0; J < S->SyncsEventParam.size(); ++J)
     if (S->SyncsEventParam[J] && J + Shift < NumArgs)
       Sv.syncEvent(St, C->getArg(J + Shift), C);
-  for (HelperSummary::EventRecord Rec : S->RecordsEvents) {
+  // The records' events as this caller names them (for CoveredBy).
+  std::vector<std::optional<AccessPath>> RecordedEvents(
+      S->RecordsEvents.size());
+  for (unsigned N = 0; N < S->RecordsEvents.size(); ++N) {
+    HelperSummary::EventRecord Rec = S->RecordsEvents[N];
     AccessPath EventKey = Rec.Event.Path;
     const Expr *EventArg = nullptr;
     if (Rec.EventParam >= 0) {
@@ -662,6 +737,7 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
       continue;
     }
     Sv.recordEvent(St, EventKey, On, C, EventArg);
+    RecordedEvents[N] = EventKey;
   }
   if (S->SyncsDevice) {
     St.Pending.clear();
@@ -670,8 +746,17 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
       if (S->SyncsStreamParam[J] && J + Shift < NumArgs)
         Sv.syncStream(St, F.streamOf(C->getArg(J + Shift)), C);
   }
-  for (unsigned Id : Ev.HelperCopies)
+  // Copies it leaves in flight, issued after its records: a record the
+  // helper made after a copy covers it.
+  for (auto [Id, N] : Ev.HelperCopies) {
     Sv.issue(St, Id);
+    for (unsigned Rec : S->CopiesLeftPending[N].CoveredBy)
+      if (const std::optional<AccessPath> &Event = RecordedEvents[Rec]) {
+        auto It = St.Events.find(*Event);
+        if (It != St.Events.end())
+          It->second.Covered.insert(Sv.classOf(Id));
+      }
+  }
 }
 
 void applyLambdaArg(Solver &Sv, const PendingState &St, const Effect &Ev) {

@@ -71,6 +71,15 @@ struct HelperSummary {
   /// given stream parameter (index), or of no stream at all (-1).
   std::vector<std::vector<int>> AccessedUnlessSynced;
   std::vector<const Stmt *> AccessSite; ///< per parameter, first access
+  /// An event the helper synchronizes on every path before each of its
+  /// accesses of a buffer (`float get() { cudaEventSynchronize(ev_);
+  /// return h_[0]; }`): the access is not a race at a call where the event
+  /// covers the caller's copy. A parameter (index) or named as SyncsEvents.
+  struct EventGuard {
+    int EventParam = -1;
+    EventRef Event;
+  };
+  std::vector<std::vector<EventGuard>> AccessGuards; ///< per parameter
   struct PendingCopy {
     unsigned DstParam;
     int StreamParam; ///< -1: the stream is Stream below
@@ -79,6 +88,10 @@ struct HelperSummary {
     /// Or into a buffer the caller names too (DstParam unused): an index
     /// into Named.
     int DstNamed = -1;
+    /// Indices into RecordsEvents of the records made after this copy on
+    /// its stream, on every path (`start() { fetch(); cudaEventRecord(ev_,
+    /// s_); }`): the caller's event covers the copy.
+    std::vector<unsigned> CoveredBy;
   };
   std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
 
@@ -100,6 +113,7 @@ struct HelperSummary {
     /// CaptureStreams (a copy on that stream), or -1 (on any other stream).
     std::vector<int> Unsynced;
     const Stmt *Site = nullptr; ///< the first access, for the note
+    std::vector<EventGuard> Guards; ///< see AccessGuards
   };
   /// Every such buffer the helper names; touched where Unsynced is not empty.
   std::vector<NamedBuffer> Named;
@@ -128,6 +142,7 @@ struct SummarySeed {
   AccessPath Event;      ///< its path (empty: none)
   std::string EventName; ///< as spelled in the helper
   int EventParam = -1;          ///< Event is this parameter (or -1)
+  bool isEventSeed() const { return !Event.empty(); }
 };
 
 /// The seeds of one summary run, and what extraction needs of them.
@@ -165,9 +180,9 @@ private:
 };
 
 /// The copies a helper's summary leaves in flight, as copy sites of the
-/// caller at call C (their ids in Out.Copies). CalleeLambda: the callee's
-/// call operator when it is a lambda.
-std::vector<unsigned> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
+/// caller at call C: (id in Out.Copies, index in S.CopiesLeftPending).
+/// CalleeLambda: the callee's call operator when it is a lambda.
+std::vector<std::pair<unsigned, unsigned>> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
                                        CallableEffects &Out,
                                        const HelperSummary &S,
                                        const CallExpr *C,

@@ -195,13 +195,16 @@ void Solver::note(PendingState &St, MissReason R, const Expr *Where,
 void Solver::report(const PendingState &St, const std::string &Buffer,
                     AccessKind K, const Expr *Loc, const Expr *Name,
                     const NamedDecl *Callee, const Stmt *CalleeAccess,
-                    const StreamRef *UseStream, const std::string *NameStr) {
+                    const StreamRef *UseStream, const std::string *NameStr,
+                    std::optional<long long> Element) {
   if (FindingAt.count(Loc) && !R.SummaryMode)
     return;
   for (const auto &[Id, P] : St.Pending) {
     const CopySite *C = Effects.Copies[P.Site];
     if (C->Buffer != Buffer)
       continue;
+    if (Element && C->Element && *Element != *C->Element)
+      continue; // another element of an array of buffers
     if (UseStream && (C->Stream.sameStream(*UseStream) ||
                       covers(*UseStream, C->Stream)))
       continue; // ordered after the copy: the same stream, or the legacy
@@ -218,8 +221,13 @@ void Solver::report(const PendingState &St, const std::string &Buffer,
         C->Call && Ctx.getSourceManager().isBeforeInTranslationUnit(
                        Loc->getBeginLoc(), C->Call->getBeginLoc());
     if (R.SummaryMode) {
-      if (SeedFindings.insert({Loc, C}).second)
+      if (SeedFindings.insert({Loc, C}).second) {
+        for (const auto &[Other, OP] : St.Pending)
+          if (const SummarySeed *Sd = Effects.Copies[OP.Site]->Seed;
+              Sd && Sd->isEventSeed())
+            F.PendingEventSeeds.push_back(OP.Site);
         Findings.push_back(std::move(F));
+      }
       continue;
     }
     FindingAt[Loc] = Findings.size();
@@ -235,8 +243,9 @@ void Solver::streamOrderedUse(const PendingState &St, const CallExpr *C,
     if (!A->getType()->isPointerType() && !A->getType()->isArrayType())
       continue;
     if (const Expr *Root = bufferRoot(A))
-      report(St, F.Aliases.classKey(AccessPath::of(Root)), AccessKind::OtherStreamUse,
-             A, Root, nullptr, nullptr, &S);
+      report(St, F.Aliases.classKey(AccessPath::of(Root)),
+             AccessKind::OtherStreamUse, A, Root, nullptr, nullptr, &S,
+             nullptr, AccessPath::of(Root).constantLastIndex());
   }
 }
 
@@ -365,7 +374,8 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
   switch (Ev.K) {
   case Effect::Access:
     if (Reporting)
-      report(St, Ev.Buffer, Ev.AK, Ev.Loc, Ev.Name, Ev.Callee);
+      report(St, Ev.Buffer, Ev.AK, Ev.Loc, Ev.Name, Ev.Callee, nullptr,
+             nullptr, nullptr, Ev.Element);
     return;
   case Effect::Copy:
     issue(St, Ev.CopyId);
@@ -421,7 +431,7 @@ Solver::querySuccessEdge(const Expr *Cond) const {
         B && B->getOpcode() == BO_Assign)
       E = strip(B->getRHS());
     if (const auto *C = dyn_cast<CallExpr>(E)) {
-      const ApiEntry *A = Model.lookup(C->getDirectCallee());
+      const ApiEntry *A = F.lookup(C);
       if (A && isQueryRole(A->Role))
         return C;
       return nullptr;
@@ -454,7 +464,7 @@ Solver::querySuccessEdge(const Expr *Cond) const {
       return std::nullopt;
     // cudaStreamQuery: a truthy result is an error code; CUDAStream::query
     // returns true once complete.
-    SuccessOnTrue = Model.lookup(Q->getDirectCallee())->QueryReturnsBool;
+    SuccessOnTrue = F.lookup(Q)->QueryReturnsBool;
   }
   if (Negated)
     SuccessOnTrue = !SuccessOnTrue;

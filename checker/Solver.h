@@ -48,6 +48,8 @@ public:
 
   FunctionFacts &facts() { return F; }
   const CopySite &copy(unsigned Id) const { return *Effects.Copies[Id]; }
+  /// The class a copy is pending under (CallableEffects::ClassOf).
+  unsigned classOf(unsigned Id) const { return Effects.ClassOf[Id]; }
 
   //--- Transfers (also applied by HelperSummaries at helper calls) --------
   /// A host sync of stream S at Where.
@@ -71,12 +73,15 @@ public:
   /// A host access of alias class Buffer: a finding for each pending copy
   /// into it (the first, outside summary runs). UseStream: the access is
   /// stream-ordered work on that stream, ordered after copies it covers.
-  /// The buffer is named by Name's spelling, or by *NameStr.
+  /// The buffer is named by Name's spelling, or by *NameStr. Element: a
+  /// constant element of an array of buffers, which a copy into another
+  /// constant element does not touch.
   void report(const PendingState &St, const std::string &Buffer,
               AccessKind K, const Expr *Loc, const Expr *Name,
               const NamedDecl *Callee, const Stmt *CalleeAccess = nullptr,
               const StreamRef *UseStream = nullptr,
-              const std::string *NameStr = nullptr);
+              const std::string *NameStr = nullptr,
+              std::optional<long long> Element = std::nullopt);
 
 private:
   void note(PendingState &St, MissReason Reason, const Expr *Where,

@@ -1,5 +1,5 @@
 // What a buffer is: arrays of buffers are tracked as a whole (ring and
-// double buffers), and pinned memory owned by a smart pointer is not taken
+// double buffers) except that constant elements are told apart, and pinned memory owned by a smart pointer is not taken
 // for a pageable local object.
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
@@ -34,6 +34,38 @@ void doubleBufferSyncsTheOtherHalf(float *h[2], float *d[2],
     cudaDeviceSynchronize();
     consume(h[1 - b], 16);
   }
+}
+
+// Constant elements (issue 12, class 9): buf[0] and buf[1] are different
+// buffers. buf[0] is complete once its stream is synchronized, whatever is
+// in flight into buf[1].
+void doubleBufferConstantHalves(float *buf[2], const float *d,
+                                cudaStream_t s) {
+  cudaMemcpyAsync(buf[0], d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  cudaMemcpyAsync(buf[1], d + 16, 64, cudaMemcpyDeviceToHost, s);
+  consume(buf[0], 16);
+  consume(buf[1], 16);
+  // CHECK: :[[@LINE-1]]:11: warning: 'buf[1]' is passed to 'consume' before the asynchronous
+  cudaStreamSynchronize(s);
+}
+
+// Both halves in flight: either read warns.
+void doubleBufferBothInFlight(float *buf[2], const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(buf[0], d, 64, cudaMemcpyDeviceToHost, s);
+  cudaMemcpyAsync(buf[1], d + 16, 64, cudaMemcpyDeviceToHost, s);
+  consume(buf[0], 16);
+  // CHECK: :[[@LINE-1]]:11: warning: 'buf[0]' is passed to 'consume' before the asynchronous
+  cudaStreamSynchronize(s);
+}
+
+// An element by a non-constant index may be either half.
+void doubleBufferVariableIndex(float *buf[2], const float *d, cudaStream_t s,
+                               int b) {
+  cudaMemcpyAsync(buf[1], d, 64, cudaMemcpyDeviceToHost, s);
+  consume(buf[b], 16);
+  // CHECK: :[[@LINE-1]]:11: warning: 'buf[b]' is passed to 'consume' before the asynchronous
+  cudaStreamSynchronize(s);
 }
 
 //===--- Smart pointers ----------------------------------------------------===//

@@ -14,10 +14,17 @@ void launchOn(float *p, cudaStream_t s);
 
 namespace rmm {
 inline namespace v26 {
+class cuda_stream_view {
+public:
+  cuda_stream_view(cudaStream_t s) noexcept;
+  operator cudaStream_t() const noexcept;
+};
 template <class T> class device_uvector {
 public:
   T *data();
   std::size_t size() const;
+  T element(std::size_t i, cuda_stream_view stream) const;
+  T front_element(cuda_stream_view stream) const;
 };
 class device_buffer {
 public:
@@ -26,6 +33,7 @@ public:
 template <class T> class device_scalar {
 public:
   T *data();
+  T value(cuda_stream_view stream) const;
 };
 } // namespace v26
 } // namespace rmm
@@ -102,4 +110,32 @@ void intoLookalike(mine::device_uvector<float> &v, const float *d,
   cudaMemcpyAsync(v.data(), d, 64, cudaMemcpyDefault, s);
   consumeValue(v.data()[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'v' is read before
+}
+
+// rmm's members documented to synchronize their stream ("@note This
+// function synchronizes `stream`"): a copy on that stream is complete after.
+int valueSyncsItsStream(float *h, const float *d, cudaStream_t s,
+                        rmm::device_scalar<int> &info) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  int v = info.value(s);
+  consumeValue(h[0]);
+  return v;
+}
+
+float elementSyncsItsStream(float *h, const float *d, cudaStream_t s,
+                            rmm::device_uvector<float> &v) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  float first = v.front_element(s) + v.element(1, s);
+  consumeValue(h[0]);
+  return first;
+}
+
+int valueSyncsAnotherStream(float *h, const float *d, cudaStream_t s,
+                            cudaStream_t other, rmm::device_scalar<int> &info) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  int v = info.value(other);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:11: note: this synchronizes stream 'other', not stream 's', the copy's stream
+  return v;
 }

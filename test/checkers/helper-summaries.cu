@@ -523,3 +523,87 @@ void memberOperators(Staged &o, const float *d) {
   consumeValue(o[0]);
   consumeValue(o.h_[1]);
 }
+
+//===--- Member pipelines with events (issue 12, class 5) ------------------===//
+
+// (At HelperDepth 0 the members are opaque and no copy is seen.)
+// A member that records after its copy covers it (the record is applied
+// after the copies the helper leaves in flight); one that waits on an event
+// before reading is not a race where the caller's event covers the copy.
+struct EventPipe {
+  float *h_;
+  const float *d_;
+  cudaStream_t s_;
+  cudaEvent_t ev_;
+  void fetch() { cudaMemcpyAsync(h_, d_, 64, cudaMemcpyDeviceToHost, s_); }
+  void start() {
+    fetch();
+    cudaEventRecord(ev_, s_);
+  }
+  float get() {
+    cudaEventSynchronize(ev_);
+    return h_[0];
+  }
+  float getTooEarly() {
+    float v = h_[0];
+    cudaEventSynchronize(ev_);
+    return v;
+  }
+};
+
+float startThenGet(EventPipe &p) {
+  p.start();
+  return p.get();
+}
+
+float startThenWaitHere(EventPipe &p) {
+  p.start();
+  cudaEventSynchronize(p.ev_);
+  return p.h_[0];
+}
+
+float fetchRecordHereThenGet(EventPipe &p) {
+  p.fetch();
+  cudaEventRecord(p.ev_, p.s_);
+  return p.get();
+}
+
+float startThenGetTooEarly(EventPipe &p) {
+  p.start();
+  return p.getTooEarly();
+  // CHECK: :[[@LINE-1]]:10: warning: 'p.h_' is used by 'getTooEarly' before
+}
+
+// No record after the copy: get()'s wait does not cover it.
+float fetchThenGet(EventPipe &p) {
+  p.fetch();
+  return p.get();
+  // CHECK: :[[@LINE-1]]:10: warning: 'p.h_' is used by 'get' before
+}
+
+float recordBeforeFetchThenGet(EventPipe &p) {
+  cudaEventRecord(p.ev_, p.s_);
+  p.fetch();
+  return p.get();
+  // CHECK: :[[@LINE-1]]:10: warning: 'p.h_' is used by 'get' before
+}
+
+// The same with the event a parameter.
+float waitThenRead(float *h, cudaEvent_t e) {
+  cudaEventSynchronize(e);
+  return h[0];
+}
+float recordThenHelperWaits(float *h, const float *d, cudaStream_t s,
+                            cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  return waitThenRead(h, e);
+  // DEPTH0: :[[@LINE-1]]:23: warning: 'h' is passed to 'waitThenRead' before
+}
+float noRecordHelperWaits(float *h, const float *d, cudaStream_t s,
+                          cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return waitThenRead(h, e);
+  // CHECK: :[[@LINE-1]]:23: warning: 'h' is passed to 'waitThenRead' before
+  // DEPTH0: :[[@LINE-2]]:23: warning: 'h' is passed to 'waitThenRead' before
+}

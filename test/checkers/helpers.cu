@@ -190,3 +190,46 @@ void syncWithinTheDepthBound(const float *d, cudaStream_t s) {
   level2(s);
   consumeValue(h[0]);
 }
+
+//===--- Helpers named like an API (issue 12, class 8) ---===//
+
+// A function named like the CUDA API whose body is visible is the
+// project's own helper: looked through, not taken for an unknown API.
+void cudaSyncOrDie(cudaStream_t s) {
+  if (cudaStreamSynchronize(s) != cudaSuccess)
+    __builtin_trap();
+}
+void cuda_copy_to_host(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+}
+void cudaPeek(const float *h) { consumeValue(h[0]); }
+// Declared only: an unknown API, neither a sync nor an access.
+void cudaSomethingElse(cudaStream_t s);
+void cudaUse(const float *h);
+
+void apiNamedSyncHelper(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaSyncOrDie(s);
+  consumeValue(h[0]);
+}
+
+void apiNamedCopyHelper(float *h, const float *d, cudaStream_t s) {
+  cuda_copy_to_host(h, d, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void apiNamedAccessHelper(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaPeek(h);
+  // CHECK: :[[@LINE-1]]:12: warning: 'h' is passed to 'cudaPeek' before
+  cudaStreamSynchronize(s);
+}
+
+void apiNamedWithoutBody(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaSomethingElse(s);
+  cudaUse(h);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}

@@ -208,3 +208,78 @@ void distinctMembers(float *h, const float *d, TwoStreams &t) {
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't.compute', not stream 't.copy', the copy's stream
 }
+
+//===--- A sync through a function pointer (issue 12, class 11) ------------===//
+
+// raft::interruptible::synchronize polls cudaStreamQuery passed as a
+// function pointer (raft/core/interruptible.hpp): the helper is summarized
+// with its parameter bound to the function the caller passes.
+namespace raft {
+class interruptible {
+public:
+  static void synchronize(rmm::cuda_stream_view stream) {
+    get_token()->synchronize_impl(cudaStreamQuery, stream);
+  }
+  static void synchronize(cudaEvent_t event) {
+    get_token()->synchronize_impl(cudaEventQuery, event);
+  }
+  static interruptible *get_token();
+  void yield_impl();
+  template <typename Query, typename Object>
+  void synchronize_impl(Query query, Object object) {
+    cudaError_t query_result;
+    while (true) {
+      yield_impl();
+      query_result = query(object);
+      if (query_result != cudaErrorNotReady)
+        break;
+    }
+  }
+};
+struct resources {};
+inline void sync_stream(const resources &res, rmm::cuda_stream_view stream) {
+  interruptible::synchronize(stream);
+}
+} // namespace raft
+
+void raftSyncStream(float *h, const float *d, cudaStream_t stream,
+                    const raft::resources &handle) {
+  raft::update_host(h, d, 16, stream);
+  raft::sync_stream(handle, stream);
+  consumeValue(h[0]);
+}
+
+void raftSyncAnotherStream(float *h, const float *d, cudaStream_t stream,
+                           cudaStream_t other, const raft::resources &handle) {
+  raft::update_host(h, d, 16, stream);
+  raft::sync_stream(handle, other);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'other', not stream 'stream', the copy's stream
+}
+
+void raftSyncEvent(float *h, const float *d, cudaStream_t stream,
+                   cudaEvent_t e) {
+  raft::update_host(h, d, 16, stream);
+  cudaEventRecord(e, stream);
+  raft::interruptible::synchronize(e);
+  consumeValue(h[0]);
+}
+
+// A function pointer the check does not know: no sync.
+cudaError_t myQuery(cudaStream_t s);
+template <typename Query> void pollWith(Query q, cudaStream_t s) {
+  while (q(s) == cudaErrorNotReady) {
+  }
+}
+void pollWithUnknownFunction(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  pollWith(myQuery, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+void pollWithStreamQuery(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  pollWith(cudaStreamQuery, s);
+  consumeValue(h[0]);
+}
