@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Cost of cuda-async-read-before-sync on long functions.
 
-Generates functions of growing length in five shapes (straight-line code,
+Generates functions of growing length in six shapes (straight-line code,
 sequential loops with copies, nested branches, a switch, lambdas called
-after copies) and a class of n member functions calling each other (the
+after copies, loops over an array of streams) and a class of n member functions calling each other (the
 helper summaries' cost; its warnings depend on the call graph), runs clang-tidy on each with the check and, in the same run,
 with upstream's flow-sensitive bugprone-use-after-move as the baseline, and
 prints the time ratios. Also
@@ -88,6 +88,19 @@ def methods(n):
     return (HEADER + "struct C {\n" + members + "".join(fns) + "};\n"
             "void use(C &c, const float *d) { c.m0(d); }\n", None)
 
+def stream_arrays(n):
+    # n blocks over an array of 4 streams: copies in a loop on s[i], then a
+    # sync loop over s[j] that stops one short, then a read: one warning per
+    # block (element ranges and loops that certainly run, issue 12).
+    body = "".join(
+        "  for (int i = 0; i < 4; ++i)\n"
+        "    cudaMemcpyAsync(h + i * 16, d, 64, cudaMemcpyDeviceToHost, s[i]);\n"
+        "  for (int j = 0; j < 3; ++j)\n    cudaStreamSynchronize(s[j]);\n"
+        "  consume(h[%d]);\n  cudaDeviceSynchronize();\n" % (i % 64)
+        for i in range(n))
+    return (HEADER + "void f(float *h, const float *d, cudaStream_t *s) {\n"
+            + body + "}\n", n)
+
 def run(tidy, plugin, checks, path):
     cmd = [tidy, "--quiet", "--load=" + plugin, "-checks=-*," + checks, path, "--",
            "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
@@ -112,9 +125,10 @@ def main():
     ap.add_argument("--sizes", default="100,1000,3000")
     a = ap.parse_args()
     sizes = [int(x) for x in a.sizes.split(",")]
-    print("%-9s %6s %10s %10s %7s %9s" % ("shape", "n", "check s", "base s", "ratio", "warnings"))
+    print("%-13s %6s %10s %10s %7s %9s" % ("shape", "n", "check s", "base s", "ratio", "warnings"))
     with tempfile.TemporaryDirectory() as tmp:
-        for shape in (straight, loops, branches, switch, lambdas, methods):
+        for shape in (straight, loops, branches, switch, lambdas, methods,
+                      stream_arrays):
             for n in sizes:
                 src, expected = shape(n)
                 path = os.path.join(tmp, "%s_%d.cu" % (shape.__name__, n))
@@ -122,7 +136,7 @@ def main():
                     f.write(src)
                 ours, warnings = run(a.clang_tidy, a.plugin, "cuda-async-read-before-sync", path)
                 base, _ = run(a.clang_tidy, a.plugin, "bugprone-use-after-move", path)
-                print("%-9s %6d %10.3f %10.3f %7.2f %5d/%-3s" % (
+                print("%-13s %6d %10.3f %10.3f %7.2f %5d/%-3s" % (
                     shape.__name__, n, ours, base, ours / base, warnings,
                     "?" if expected is None else expected))
 

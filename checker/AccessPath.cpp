@@ -255,8 +255,9 @@ PathRelation relate(const AccessPath &A, const AccessPath &B) {
   };
   bool SameRoot = A.RootLength == B.RootLength &&
                   A.Key.compare(0, A.RootLength, B.Key, 0, B.RootLength) == 0;
-  if (A.Root != RK::Decl && A.Root != RK::This)
-    return PathRelation::MayAlias; // two calls may return one object
+  for (const AccessPath *P : {&A, &B})
+    if (P->Root != RK::Decl && P->Root != RK::This)
+      return PathRelation::MayAlias; // a call may return any object
   if (!SameRoot) {
     // Two variables, or a variable and a member of *this: distinct objects
     // when neither is reached through a pointer or reference. And no

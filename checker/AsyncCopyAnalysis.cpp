@@ -107,7 +107,7 @@ std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
 const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
                                                 unsigned Depth,
                                                 bool *Truncated,
-                                                const BoundFunctions &Bound) {
+                                                const CallBindings &Bound) {
   auto Cut = [&]() -> const HelperSummary * {
     if (Truncated)
       *Truncated = true;
@@ -120,7 +120,7 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     return Cut();
   // A summary cut short at some depth is exact for calls at that depth or
   // deeper, not for shallower ones: recompute those.
-  std::pair<const FunctionDecl *, BoundFunctions> Key{Def, Bound};
+  std::pair<const FunctionDecl *, CallBindings> Key{Def, Bound};
   if (auto It = Summaries.find(Key);
       It != Summaries.end() &&
       (!It->second.Truncated || Depth >= It->second.Depth)) {

@@ -29,6 +29,7 @@
 #include <memory>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -95,11 +96,22 @@ struct Finding {
   std::vector<unsigned> PendingEventSeeds;
 };
 
-/// Function-pointer parameters of a helper bound, at the call being
-/// summarized, to a function the model knows: `synchronize_impl(
-/// cudaStreamQuery, s)` runs `query(object)` as cudaStreamQuery(s).
-using BoundFunctions =
-    std::vector<std::pair<const ParmVarDecl *, const FunctionDecl *>>;
+/// What a helper's parameters are bound to at the call being summarized
+/// (a summary per binding):
+///  - function-pointer parameters whose argument is a function the model
+///    knows: `synchronize_impl(cudaStreamQuery, s)` runs `query(object)`
+///    as cudaStreamQuery(s);
+///  - cudaMemcpyKind / hipMemcpyKind parameters whose argument is a
+///    constant: `copy(dst, src, n, cudaMemcpyDeviceToHost, s)` of a wrapper
+///    whose direction is a parameter (Paddle's GpuMemcpyAsync, TensorRT's
+///    buffers.h).
+struct CallBindings {
+  std::vector<std::pair<const ParmVarDecl *, const FunctionDecl *>> Functions;
+  std::vector<std::pair<const ParmVarDecl *, long long>> Constants;
+  bool operator<(const CallBindings &O) const {
+    return std::tie(Functions, Constants) < std::tie(O.Functions, O.Constants);
+  }
+};
 
 struct AnalysisOptions {
   bool StrictMode = false;
@@ -131,11 +143,11 @@ public:
   /// The summary of a helper, or nullptr when its body is not visible, the
   /// depth bound is reached, or it recurses. Sets *Truncated when the
   /// summary (or its absence) is due to the depth bound or recursion.
-  /// Bound: function-pointer parameters whose argument at the call is a
-  /// known function (BoundFunctions); a summary per binding.
+  /// Bound: what the helper's parameters are bound to at the call
+  /// (CallBindings); a summary per binding.
   const HelperSummary *summary(const FunctionDecl *FD, unsigned Depth,
                                bool *Truncated = nullptr,
-                               const BoundFunctions &Bound = {});
+                               const CallBindings &Bound = {});
 
   //--- For the analysis's phases (CallableRun) -----------------------------
   ASTContext &context() const { return Ctx; }
@@ -158,7 +170,7 @@ private:
     bool Truncated = false;
     unsigned Depth = 0;
   };
-  std::map<std::pair<const FunctionDecl *, BoundFunctions>, CachedSummary>
+  std::map<std::pair<const FunctionDecl *, CallBindings>, CachedSummary>
       Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()

@@ -22,8 +22,8 @@ struct CallableRun {
   unsigned Depth;       ///< helper depth: 0 for the callable the check asked
   bool SummaryMode;     ///< a helper summary's run: seeds synthetic copies
   bool Truncated = false; ///< a callee's summary was cut by depth/recursion
-  /// A summary run's function-pointer parameters bound at the call.
-  BoundFunctions Bound;
+  /// A summary run's parameters bound at the call (CallBindings).
+  CallBindings Bound;
 
   ASTContext &context() const { return Owner.context(); }
   const ApiModel &model() const { return Owner.model(); }
@@ -31,7 +31,7 @@ struct CallableRun {
 
   /// The summary of a callee, one level deeper; records truncation.
   const HelperSummary *summaryOf(const FunctionDecl *Callee,
-                                 const BoundFunctions &Bound = {}) {
+                                 const CallBindings &Bound = {}) {
     bool CalleeTruncated = false;
     const HelperSummary *S =
         Owner.summary(Callee, Depth + 1, &CalleeTruncated, Bound);

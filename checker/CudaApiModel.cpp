@@ -442,18 +442,35 @@ ApiModel::ApiModel(std::vector<ApiEntry> Rows) : UserRows(std::move(Rows)) {
   }
 }
 
-/// `sv.synchronize()` of a stream wrapper (isStreamWrapper) whose
-/// definition the check cannot read (compiled elsewhere, as rmm's
-/// cuda_stream_view::synchronize, or in a system header): a host sync of
-/// the wrapper's stream. A definition in the user's code is a helper.
+/// Does a class hold a stream: a stream wrapper (isStreamWrapper), or a
+/// class with a member function without parameters that returns a stream
+/// handle (`cudaStream_t stream() const`)?
+static bool holdsStream(const CXXRecordDecl *R) {
+  if (isStreamWrapper(R))
+    return true;
+  R = R ? R->getDefinition() : nullptr;
+  if (!R || R->isInvalidDecl())
+    return false;
+  for (const CXXMethodDecl *M : R->methods())
+    if (!M->isStatic() && M->getNumParams() == 0 &&
+        isStreamType(M->getReturnType()))
+      return true;
+  return false;
+}
+
+/// `sv.synchronize()` of a class that holds a stream (holdsStream: rmm's
+/// cuda_stream_view, a project's `DeviceStream` with `stream()`) whose
+/// definition the check cannot read (compiled elsewhere, as rmm's, or in a
+/// system header): a host sync of the object's stream, which covers work on
+/// `sv` and on `sv.stream()`. A definition in the user's code is a helper.
 static const ApiEntry *wrapperSync(const FunctionDecl *Callee) {
   static const ApiEntry Sync =
       onStream("<stream wrapper>::synchronize", ApiRole::StreamSync, ObjectArg);
   const auto *M = dyn_cast<CXXMethodDecl>(Callee);
-  if (!M || M->isStatic() || M->getNumParams() != 0 ||
+  if (!M || M->isStatic() || M->getNumParams() != 0 || !M->getIdentifier() ||
       !llvm::is_contained({"synchronize", "synchronize_no_throw"},
                           M->getName()) ||
-      !isStreamWrapper(M->getParent()))
+      !holdsStream(M->getParent()))
     return nullptr;
   const FunctionDecl *Def = nullptr;
   if (M->hasBody(Def) && Def &&

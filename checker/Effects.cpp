@@ -52,8 +52,7 @@ private:
   /// An occurrence of a buffer of alias class Class: its host access, if
   /// any, becomes an Access effect.
   void addAccess(const Expr *Node, const std::string &Class);
-  BoundFunctions boundFunctions(const CallExpr *C,
-                                const FunctionDecl *Callee) const;
+  CallBindings bindings(const CallExpr *C, const FunctionDecl *Callee) const;
 
   CallableRun &R;
   FunctionFacts &F;
@@ -183,32 +182,38 @@ void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,
   Out.List.push_back(std::move(Ev));
 }
 
-/// The helper's function-pointer parameters whose argument here is a
-/// function the model knows (`synchronize_impl(cudaStreamQuery, s)`), or a
-/// parameter of this callable bound so itself.
-BoundFunctions EffectBuilder::boundFunctions(const CallExpr *C,
-                                             const FunctionDecl *Callee) const {
-  BoundFunctions Bound;
+/// What the helper's parameters are bound to here (CallBindings):
+/// function-pointer parameters whose argument is a function the model knows
+/// (or this callable's own bound parameter), and cudaMemcpyKind parameters
+/// whose argument is a constant.
+CallBindings EffectBuilder::bindings(const CallExpr *C,
+                                     const FunctionDecl *Callee) const {
+  CallBindings Bound;
   for (unsigned P = 0; P < Callee->getNumParams(); ++P) {
     const ParmVarDecl *Param = Callee->getParamDecl(P);
+    const Expr *A = paramArg(C, P);
+    if (!A)
+      continue;
     QualType T = Param->getType().getNonReferenceType();
+    if (isMemcpyKindType(T)) {
+      if (auto V = F.constantArg(A))
+        Bound.Constants.push_back({Param, *V});
+      continue;
+    }
     if (!T->isFunctionPointerType() && !T->isFunctionType())
       continue;
-    const Expr *A = paramArg(C, P);
-    const auto *D =
-        A ? dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts()) : nullptr;
-    if (const auto *U = A ? dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts())
-                          : nullptr;
+    const Expr *Fn = A->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Fn);
         U && U->getOpcode() == UO_AddrOf)
-      D = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts());
-    const FunctionDecl *Fn = nullptr;
-    if (D)
-      Fn = dyn_cast<FunctionDecl>(D->getDecl());
-    for (const auto &[Outer, OuterFn] : F.Bound)
+      Fn = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(Fn);
+    const FunctionDecl *Target =
+        D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
+    for (const auto &[Outer, OuterFn] : F.Bound.Functions)
       if (D && D->getDecl() == Outer)
-        Fn = OuterFn;
-    if (Fn && F.Model.lookup(Fn))
-      Bound.push_back({Param, Fn});
+        Target = OuterFn;
+    if (Target && F.Model.lookup(Target))
+      Bound.Functions.push_back({Param, Target});
   }
   return Bound;
 }
@@ -273,7 +278,7 @@ void EffectBuilder::collectCallEffects() {
       addLambdaArgs(C, C->arguments(), Callee);
     if (!Callee || !summarizable(Callee, Ctx.getSourceManager()))
       continue; // opaque: HostAccess reports buffers passed to it
-    const HelperSummary *S = R.summaryOf(Callee, boundFunctions(C, Callee));
+    const HelperSummary *S = R.summaryOf(Callee, bindings(C, Callee));
     Effect Ev(Effect::Call);
     Ev.Anchor = C;
     Ev.CE = C;
@@ -482,11 +487,21 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
     }
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
       Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
-      Op->getArg(1) == Cur &&
-      isa<DeclRefExpr, MemberExpr>(strip(Op->getArg(0)))) {
-    addCopy(C, strip(Op->getArg(0)), false, Current, nullptr);
-    BindingAssignments.insert(Op);
-    return;
+      Op->getArg(1) == Cur) {
+    const Expr *Lhs = strip(Op->getArg(0));
+    // `cache["k"] = g.to(kCPU, true)`: an element of a container of
+    // tensors (a map, a vector) is the destination; the container stands
+    // for it.
+    if (const auto *Sub = dyn_cast_or_null<CXXOperatorCallExpr>(Lhs);
+        Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2 &&
+        isTensorType(Sub->getType()) &&
+        isa<DeclRefExpr, MemberExpr>(strip(Sub->getArg(0))))
+      Lhs = strip(Sub->getArg(0));
+    if (isa_and_nonnull<DeclRefExpr, MemberExpr>(Lhs)) {
+      addCopy(C, Lhs, false, Current, nullptr);
+      BindingAssignments.insert(Op);
+      return;
+    }
   }
   // A temporary: read by whatever consumes it.
   AccessPath Key = AccessPath::temporary(C);

@@ -189,24 +189,33 @@ bool isDeviceContainer(QualType T) {
   return NS == "thrust" && Name == "device_vector";
 }
 
-bool isStreamType(QualType T) {
+/// A pointer to a struct named Cuda or Hip: the opaque handle types
+/// (cudaStream_t is `struct CUstream_st *`, hipStream_t `struct
+/// ihipStream_t *`).
+static bool isHandleType(QualType T, llvm::StringRef Cuda,
+                         llvm::StringRef Hip) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *P = T->getAs<PointerType>();
   if (!P)
     return false;
   const auto *RD = P->getPointeeType()->getAsRecordDecl();
   return RD && RD->getIdentifier() &&
-         (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
+         (RD->getName() == Cuda || RD->getName() == Hip);
+}
+
+bool isStreamType(QualType T) {
+  return isHandleType(T, "CUstream_st", "ihipStream_t");
+}
+
+bool isMemcpyKindType(QualType T) {
+  const auto *ET = T.getCanonicalType()->getAs<EnumType>();
+  const EnumDecl *ED = ET ? ET->getDecl() : nullptr;
+  return ED && ED->getIdentifier() &&
+         (ED->getName() == "cudaMemcpyKind" || ED->getName() == "hipMemcpyKind");
 }
 
 bool isEventType(QualType T) {
-  T = T.getNonReferenceType().getCanonicalType();
-  const auto *P = T->getAs<PointerType>();
-  if (!P)
-    return false;
-  const auto *RD = P->getPointeeType()->getAsRecordDecl();
-  return RD && RD->getIdentifier() &&
-         (RD->getName() == "CUevent_st" || RD->getName() == "ihipEvent_t");
+  return isHandleType(T, "CUevent_st", "ihipEvent_t");
 }
 
 bool isStdFunction(const FunctionDecl *F,

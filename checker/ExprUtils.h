@@ -75,6 +75,9 @@ bool isDeviceContainer(QualType T);
 /// cudaStream_t / CUstream / hipStream_t.
 bool isStreamType(QualType T);
 
+/// enum cudaMemcpyKind / hipMemcpyKind.
+bool isMemcpyKindType(QualType T);
+
 /// cudaEvent_t / CUevent / hipEvent_t.
 bool isEventType(QualType T);
 

@@ -222,14 +222,14 @@ StreamRef FunctionFacts::streamOf(const Expr *E) {
 const FunctionDecl *FunctionFacts::calleeOf(const CallExpr *C) const {
   if (const FunctionDecl *F = C->getDirectCallee())
     return F;
-  if (Bound.empty())
+  if (Bound.Functions.empty())
     return nullptr;
   const Expr *Callee = C->getCallee()->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(Callee);
       U && U->getOpcode() == UO_Deref)
     Callee = U->getSubExpr()->IgnoreParenImpCasts(); // (*query)(object)
   const auto *D = dyn_cast<DeclRefExpr>(Callee);
-  for (const auto &[Param, Fn] : Bound)
+  for (const auto &[Param, Fn] : Bound.Functions)
     if (D && D->getDecl() == Param)
       return Fn;
   return nullptr;
@@ -595,7 +595,7 @@ void FunctionFacts::buildAliasesAndProvenance() {
         continue;
       }
     }
-    if (isTensorType(LhsType)) {
+    if (isTensorType(LhsType) || isTensorVector(LhsType)) {
       applyTensorOrigin(LhsKey, A.Rhs);
       continue;
     }
@@ -676,6 +676,10 @@ std::optional<long long> FunctionFacts::constantArg(const Expr *E) const {
   if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
       !MutatedVars.count(V))
     return evalInt(V->getInit(), Ctx);
+  if (V && isa<ParmVarDecl>(V) && !MutatedVars.count(V))
+    for (const auto &[Param, Value] : Bound.Constants)
+      if (Param == V)
+        return Value;
   return std::nullopt;
 }
 

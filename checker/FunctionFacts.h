@@ -86,8 +86,8 @@ public:
   /// every value the variable is given is the same query.
   llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
 
-  /// Function-pointer parameters bound at the call being summarized.
-  BoundFunctions Bound;
+  /// Parameters bound at the call being summarized (CallBindings).
+  CallBindings Bound;
 
   //--- Queries --------------------------------------------------------------
   /// The function a call calls: its direct callee, or the function a bound
@@ -135,8 +135,9 @@ public:
   static Provenance varProvenance(const VarDecl *V);
 
   /// The value of an argument that names a constant: a literal, an
-  /// enumerator, a const variable, or a local initialised once and never
-  /// changed. nullopt otherwise (and for null).
+  /// enumerator, a const variable, a local initialised once and never
+  /// changed, or a parameter bound to a constant at the call being
+  /// summarized and never changed. nullopt otherwise (and for null).
   std::optional<long long> constantArg(const Expr *E) const;
 
   /// The last value written to Field of the parameter struct behind `Ptr`

@@ -563,10 +563,21 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     if (C.Seed)
       continue;
     HelperSummary::PendingCopy PC{
-        0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}};
+        0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}, {}, {}};
     for (unsigned N = 0; N < RecordCovers.size(); ++N)
       if (RecordCovers[N]->count(Id))
         PC.CoveredBy.push_back(N);
+    for (const auto &Entry : Exit.Waits) {
+      const StreamRef &Waiting = Entry.second.Stream;
+      if (!Entry.second.Covered.count(Id) || Waiting.K != StreamRef::Named)
+        continue;
+      if (int P = ParamOf(Waiting.Path); P >= 0)
+        PC.JoinedIntoParam.push_back(P);
+      else if (llvm::any_of(S->CaptureStreams, [&](const StreamRef &St) {
+                 return St.sameStream(Waiting);
+               }))
+        PC.JoinedInto.push_back(Waiting);
+    }
     if (C.Stream.K == StreamRef::Named)
       PC.StreamParam = ParamOf(C.Stream.Path);
     // Into a buffer the caller names too (a capture, a member of `this`).
@@ -750,12 +761,29 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   // helper made after a copy covers it.
   for (auto [Id, N] : Ev.HelperCopies) {
     Sv.issue(St, Id);
-    for (unsigned Rec : S->CopiesLeftPending[N].CoveredBy)
+    const HelperSummary::PendingCopy &PC = S->CopiesLeftPending[N];
+    for (unsigned Rec : PC.CoveredBy)
       if (const std::optional<AccessPath> &Event = RecordedEvents[Rec]) {
         auto It = St.Events.find(*Event);
         if (It != St.Events.end())
           It->second.Covered.insert(Sv.classOf(Id));
       }
+    // Streams it made wait for the copy: a later host sync of one covers it.
+    std::vector<StreamRef> Joined;
+    for (int P : PC.JoinedIntoParam)
+      if (const Expr *A = paramArg(C, P))
+        Joined.push_back(F.streamOf(A));
+    for (StreamRef On : PC.JoinedInto)
+      if (streamAtCall(F, On, C, Lambda))
+        Joined.push_back(On);
+    for (const StreamRef &On : Joined) {
+      if (On.K == StreamRef::Unknown)
+        continue;
+      PendingState::EventInfo &Wait = St.Waits[On.identity()];
+      Wait.Stream = On;
+      Wait.Record = C;
+      Wait.Covered.insert(Sv.classOf(Id));
+    }
   }
 }
 

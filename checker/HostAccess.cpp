@@ -128,7 +128,8 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
       if (Name == "cuda" || (Name == "to" && targetsCuda(MC)))
         return std::nullopt;
       // A view shares the storage: what is done with it decides.
-      if (isTensorType(MC->getType()) && isTensorView(Name)) {
+      if ((isTensorType(MC->getType()) || isTensorVector(MC->getType())) &&
+          isTensorView(Name)) {
         Cur = MC;
         continue;
       }

@@ -209,6 +209,14 @@ void Solver::report(const PendingState &St, const std::string &Buffer,
                       covers(*UseStream, C->Stream)))
       continue; // ordered after the copy: the same stream, or the legacy
                 // default stream after a blocking one
+    if (UseStream) {
+      // A stream that waited (cudaStreamWaitEvent) for an event recorded
+      // after the copy runs its later work after it (runtime/cases/
+      // h2d_other_stream_after_wait).
+      auto Wait = St.Waits.find(UseStream->identity());
+      if (Wait != St.Waits.end() && Wait->second.Covered.count(Id))
+        continue;
+    }
     Finding F;
     F.Access = Loc;
     F.Kind = K;

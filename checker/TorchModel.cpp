@@ -17,6 +17,15 @@ bool isTensorView(llvm::StringRef Method) {
                             Method);
 }
 
+bool isTensorVector(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  return Spec && Spec->isInStdNamespace() && Spec->getIdentifier() &&
+         Spec->getName() == "vector" && Spec->getTemplateArgs().size() > 0 &&
+         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+         isTensorType(Spec->getTemplateArgs()[0].getAsType());
+}
+
 bool isTensorType(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->getIdentifier() ||

@@ -23,6 +23,9 @@ namespace clang::tidy::cuda {
 /// at::Tensor (torch::Tensor) and at::TensorBase: handles to storage, which
 /// copies of the handle share.
 bool isTensorType(QualType T);
+/// std::vector<at::Tensor>: what unbind / chunk / split return, views of
+/// one tensor's storage.
+bool isTensorVector(QualType T);
 
 /// Tensor methods whose result shares the tensor's storage (views, and
 /// reshape / contiguous where they do not copy).

@@ -607,3 +607,56 @@ float noRecordHelperWaits(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-1]]:23: warning: 'h' is passed to 'waitThenRead' before
   // DEPTH0: :[[@LINE-2]]:23: warning: 'h' is passed to 'waitThenRead' before
 }
+
+//===--- Joins across streams in a helper (issue 12, class 6) --------------===//
+
+// graphMemoryNodes' doNegateSquaresInStream: the copy is on the helper's
+// own stream, which records an event after it; the caller's stream waits
+// for that event, so the caller's sync of its stream covers the copy.
+void copyOnOwnStreamJoined(cudaStream_t stream1, float *h, const float *d) {
+  cudaStream_t stream2;
+  cudaEvent_t done;
+  cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking);
+  cudaEventCreate(&done);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, stream2);
+  cudaEventRecord(done, stream2);
+  cudaStreamWaitEvent(stream1, done, 0);
+  cudaStreamDestroy(stream2);
+}
+// The same without the wait: the copy is on a stream the caller cannot name.
+void copyOnOwnStreamNotJoined(cudaStream_t stream1, float *h, const float *d) {
+  cudaStream_t stream2;
+  cudaEvent_t done;
+  cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking);
+  cudaEventCreate(&done);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, stream2);
+  cudaEventRecord(done, stream2);
+  cudaStreamDestroy(stream2);
+}
+
+void joinedThenSyncCallerStream(cudaStream_t s, float *h, const float *d) {
+  copyOnOwnStreamJoined(s, h, d);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+void joinedThenSyncAnotherStream(cudaStream_t s, cudaStream_t t, float *h,
+                                 const float *d) {
+  copyOnOwnStreamJoined(s, h, d);
+  cudaStreamSynchronize(t);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void joinedButNotSynced(cudaStream_t s, float *h, const float *d) {
+  copyOnOwnStreamJoined(s, h, d);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void notJoinedThenSyncCallerStream(cudaStream_t s, float *h, const float *d) {
+  copyOnOwnStreamNotJoined(s, h, d);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}

@@ -233,3 +233,36 @@ void apiNamedWithoutBody(float *h, const float *d, cudaStream_t s) {
   consumeValue(h[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
+
+//===--- A copy wrapper whose direction is a parameter ---===//
+
+// Paddle's GpuMemcpyAsync, TensorRT's buffers.h: the caller's constant kind
+// is bound into the wrapper's summary (one summary per kind).
+void memcpyAsyncWrapper(void *dst, const void *src, size_t bytes,
+                        cudaMemcpyKind kind, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, bytes, kind, s);
+}
+
+void wrapperDeviceToHost(float *h, const float *d, cudaStream_t s) {
+  memcpyAsyncWrapper(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
+}
+
+void wrapperDeviceToHostSynced(float *h, const float *d, cudaStream_t s) {
+  memcpyAsyncWrapper(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+void wrapperHostToDevice(float *d, const float *h, cudaStream_t s) {
+  memcpyAsyncWrapper(d, h, 64, cudaMemcpyHostToDevice, s);
+  consumeValue(d[0]);
+}
+
+void wrapperKindFromAVariable(float *h, const float *d, cudaStream_t s,
+                              cudaMemcpyKind kind) {
+  memcpyAsyncWrapper(h, d, 64, kind, s);
+  consumeValue(h[0]);
+}

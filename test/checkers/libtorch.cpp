@@ -8,6 +8,8 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <iostream>
+#include <map>
+#include <string>
 #include <vector>
 #include <torch/cuda.h>
 #include <torch/torch.h>
@@ -232,4 +234,43 @@ void optionalGuardThenSideSync(torch::Tensor a, const torch::Tensor &b) {
   }
   side.synchronize();
   a.copy_(tmp);
+}
+
+//===--- Views are aliases, not reads (issue 12, class 10) -----------------===//
+
+// unbind / chunk / split / narrow read no element: vLLM moves such view ops
+// before its event sync on purpose. What is done with a view decides.
+void viewsBeforeTheSync(at::Tensor g, at::cuda::CUDAEvent &ev) {
+  at::Tensor host = g.to(at::kCPU, /*non_blocking=*/true);
+  ev.record();
+  auto parts = host.unbind(0);
+  auto halves = host.chunk(2);
+  at::Tensor first = host.narrow(0, 0, 1);
+  ev.synchronize();
+  std::cout << parts[0] << halves[1] << first;
+}
+
+void readThroughAViewBeforeTheSync(at::Tensor g, at::cuda::CUDAEvent &ev) {
+  at::Tensor host = g.to(at::kCPU, /*non_blocking=*/true);
+  ev.record();
+  auto parts = host.split(4);
+  at::Tensor s = parts[0].sum();
+  // CHECK: :[[@LINE-1]]:18: warning: 'parts' is read before the asynchronous device-to-host copy
+  ev.synchronize();
+}
+
+// An element of a container of tensors is a destination, not a read.
+void storedInAMap(at::Tensor g, std::map<std::string, at::Tensor> &cache,
+                  at::cuda::CUDAEvent &ev) {
+  cache["k"] = g.to(at::kCPU, /*non_blocking=*/true);
+  ev.record();
+  ev.synchronize();
+  std::cout << cache["k"];
+}
+
+void storedInAMapReadEarly(at::Tensor g,
+                           std::map<std::string, at::Tensor> &cache) {
+  cache["k"] = g.to(at::kCPU, /*non_blocking=*/true);
+  std::cout << cache["k"];
+  // CHECK: :[[@LINE-1]]:16: warning: 'cache' is read before the asynchronous device-to-host copy
 }

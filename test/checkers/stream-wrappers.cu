@@ -9,10 +9,10 @@
 // it does not claim that they differ.
 //
 // RUN: %clang_tidy_cars %s \
-// RUN:   -config='{CheckOptions: {cuda-async-read-before-sync.StreamSyncFunctions: "DeviceStream::synchronize:this"}}' \
+// RUN:   -config='{CheckOptions: {cuda-async-read-before-sync.StreamSyncFunctions: "DeviceStream::wait:this"}}' \
 // RUN:   -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
-// Without the option row, app::DeviceStream::synchronize() is unknown:
+// Without the option row, app::DeviceStream::wait() is unknown:
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=NOROW
 
@@ -154,23 +154,41 @@ struct Pipeline {
   }
 };
 
-//===--- A project's own wrapper, declared through the options ---------------===//
+//===--- A project's own class that holds a stream -------------------------===//
 
-// A wrapper that does not convert to a handle is not a stream wrapper by
-// itself; its synchronize() is a row of the options (RUN line below).
+// A class with a stream accessor but no conversion is not a stream wrapper;
+// its synchronize() without a readable definition is still taken for a
+// sync of the object's stream (the stream its accessor supplies). A member
+// function of another name is declared in the options (the RUN line's
+// `DeviceStream::wait:this`).
 namespace app {
 class DeviceStream {
 public:
   cudaStream_t stream() const;
   void synchronize();
+  void wait();
+  void flush();
 };
 } // namespace app
 
-void ownWrapperSynchronized(float *h, const float *d, app::DeviceStream &ds) {
+void ownClassSynchronized(float *h, const float *d, app::DeviceStream &ds) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, ds.stream());
   ds.synchronize();
   consumeValue(h[0]);
+}
+
+void ownClassWaitDeclared(float *h, const float *d, app::DeviceStream &ds) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, ds.stream());
+  ds.wait();
+  consumeValue(h[0]);
   // NOROW: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void ownClassOtherMember(float *h, const float *d, app::DeviceStream &ds) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, ds.stream());
+  ds.flush();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
 
 //===--- Streams the check cannot tell apart are not claimed to differ ------===//
@@ -194,6 +212,18 @@ cudaStream_t streamOf(int device);
 void throughCalls(float *h, const float *d) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streamOf(0));
   cudaStreamSynchronize(streamOf(0));
+  consumeValue(h[0]);
+}
+
+// A call's result may be any stream, a variable's included, either way.
+void callThenVariable(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streamOf(1));
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+void variableThenCall(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(streamOf(1));
   consumeValue(h[0]);
 }
 

@@ -13,6 +13,7 @@
 #include <c10/util/ArrayRef.h>
 #include <cstdint>
 #include <initializer_list>
+#include <vector>
 
 namespace at {
 class Tensor;
@@ -155,6 +156,9 @@ class TORCH_API Tensor : public TensorBase {
   at::Tensor select(int64_t dim, int64_t index) const;
   at::Tensor slice(int64_t dim = 0, c10::optional<int64_t> start = c10::nullopt, c10::optional<int64_t> end = c10::nullopt, int64_t step = 1) const;
   at::Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  ::std::vector<at::Tensor> unbind(int64_t dim = 0) const;
+  ::std::vector<at::Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  ::std::vector<at::Tensor> split(int64_t split_size, int64_t dim = 0) const;
   at::Tensor sum(c10::optional<at::ScalarType> dtype = c10::nullopt) const;
   at::Tensor sum(at::OptionalIntArrayRef dim, bool keepdim = false, c10::optional<at::ScalarType> dtype = c10::nullopt) const;
   at::Tensor mean(c10::optional<at::ScalarType> dtype = c10::nullopt) const;
