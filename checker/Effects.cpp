@@ -63,6 +63,7 @@ private:
   /// consumes it, with the alias class of its temporary key.
   std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
   std::set<const Stmt *> BindingAssignments; ///< `t = b.to(kCPU, true)`
+  std::set<const Stmt *> DeviceWrites; ///< `dst.copy_(gpu, ...)`
 };
 
 } // namespace
@@ -105,7 +106,8 @@ void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
   auto Summarized = [&](const FunctionDecl *Fn) {
     return summarizable(Fn, Ctx.getSourceManager()) != nullptr;
   };
-  HostAccessContext HC{F.PM, Modelled, Summarized, BindingAssignments};
+  HostAccessContext HC{F.PM, Modelled, Summarized, BindingAssignments,
+                       DeviceWrites};
   std::optional<HostAccess> A = classifyHostAccess(Node, HC);
   if (!A)
     return;
@@ -445,8 +447,10 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
     const Expr *Src = arg(C, 0);
     const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
     if (!Async) {
-      if (OnDevice(SrcRoot))
+      if (OnDevice(SrcRoot)) {
         BlockingSync();
+        DeviceWrites.insert(C);
+      }
       return;
     }
     if (!ObjRoot)
@@ -457,6 +461,7 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
         From == Provenance::Pageable)
       return; // into the GPU, or host to host
     bool Pageable = Dst == Provenance::Pageable;
+    DeviceWrites.insert(C);
     if (Pageable && !StrictMode)
       return;
     addCopy(C, ObjRoot, Pageable, Current, nullptr);

@@ -172,6 +172,9 @@ bool isStdContainer(QualType T) {
   return A && A->isInStdNamespace() && A->getName() == "allocator";
 }
 
+/// raft::memory_type::device (raft/core/memory_type.hpp).
+static constexpr unsigned RaftMemoryTypeDevice = 2;
+
 bool isDeviceContainer(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->getIdentifier())
@@ -186,7 +189,33 @@ bool isDeviceContainer(QualType T) {
   if (NS == "rmm")
     return llvm::is_contained({"device_uvector", "device_buffer", "device_scalar"},
                               Name);
-  return NS == "thrust" && Name == "device_vector";
+  if (NS == "thrust")
+    return Name == "device_vector";
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  // raft::span<T, true> (raft::device_span).
+  if (NS == "raft" && Name == "span" && Args.size() > 1 &&
+      Args[1].getKind() == TemplateArgument::Integral)
+    return Args[1].getAsIntegral().getBoolValue();
+  // raft's device_mdspan / device_mdarray (any mdspan or mdarray): an
+  // accessor raft::host_device_accessor<P, memory_type::device>
+  // (raft/core/memory_type.hpp: device = 2) among the arguments.
+  for (const TemplateArgument &A : Args.asArray()) {
+    if (A.getKind() != TemplateArgument::Type)
+      continue;
+    const auto *Acc = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        A.getAsType()->getAsCXXRecordDecl());
+    if (!Acc || !Acc->getIdentifier() ||
+        Acc->getName() != "host_device_accessor" ||
+        Acc->getTemplateArgs().size() < 2)
+      continue;
+    const TemplateArgument &Mem = Acc->getTemplateArgs()[1];
+    return Mem.getKind() == TemplateArgument::Integral &&
+           Mem.getAsIntegral() == RaftMemoryTypeDevice;
+  }
+  return false;
 }
 
 /// A pointer to a struct named Cuda or Hip: the opaque handle types
@@ -279,7 +308,10 @@ const Expr *bufferRoot(const Expr *E) {
         E = MC->getImplicitObjectArgument();
         continue;
       }
-      return nullptr;
+      // A view of device memory returned by a call
+      // (`m.structure_view().get_rows()`, a raft::device_span): its
+      // storage, of known kind.
+      return isDeviceContainer(MC->getType()) ? E : nullptr;
     }
     if (const auto *D = dyn_cast<DeclRefExpr>(E))
       return isa<VarDecl>(D->getDecl()) ? E : nullptr;
@@ -321,7 +353,8 @@ bool isPageableAllocation(const Expr *E) {
 
 bool isDataAccessor(llvm::StringRef Method) {
   return llvm::is_contained({"data", "get", "c_str", "data_ptr",
-                             "mutable_data_ptr", "const_data_ptr"},
+                             "mutable_data_ptr", "const_data_ptr",
+                             "data_handle"},
                             Method);
 }
 

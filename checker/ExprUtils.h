@@ -65,11 +65,13 @@ const Expr *arg(const CallExpr *C, int I);
 /// with std::allocator: pageable storage. A custom allocator may pin it.
 bool isStdContainer(QualType T);
 
-/// Containers that own device memory (rmm::device_uvector, rmm::device_buffer,
-/// rmm::device_scalar, thrust::device_vector; by the outermost namespace, so
-/// that versioned inline namespaces such as thrust's match): their data() is
-/// a device pointer. raft's mdarrays are not recognised (their memory kind
-/// is a template policy).
+/// Containers and views of device memory (rmm::device_uvector,
+/// rmm::device_buffer, rmm::device_scalar, thrust::device_vector; by the
+/// outermost namespace, so that versioned inline namespaces such as
+/// thrust's match; raft::span<T, true>; an mdspan or mdarray whose accessor
+/// is raft::host_device_accessor<P, memory_type::device>, raft's
+/// device_mdspan / device_mdarray): their data() / data_handle() is a
+/// device pointer.
 bool isDeviceContainer(QualType T);
 
 /// cudaStream_t / CUstream / hipStream_t.
@@ -95,7 +97,8 @@ bool isStdCast(const CallExpr *C);
 const Expr *bufferRoot(const Expr *E);
 
 /// Methods that return a pointer to an object's storage (containers,
-/// smart pointers, strings, tensors): `v.data()`, `p.get()`, `t.data_ptr()`.
+/// smart pointers, strings, tensors, mdspans): `v.data()`, `p.get()`,
+/// `t.data_ptr()`, `m.data_handle()`.
 bool isDataAccessor(llvm::StringRef Method);
 
 /// The call operator of a lambda (C++ [expr.prim.lambda.closure]), or null.

@@ -179,6 +179,7 @@ bool FunctionFacts::collect() {
   buildAliasesAndProvenance();
   collectQueryVars();
   collectStreamSetters();
+  StreamCache.clear(); // streams asked while the setters were incomplete
   return true;
 }
 
@@ -187,6 +188,18 @@ bool FunctionFacts::collect() {
 //===----------------------------------------------------------------------===//
 
 StreamRef FunctionFacts::streamOf(const Expr *E) {
+  if (!E)
+    return computeStreamOf(nullptr);
+  // Asked at every visit of a transfer: computed once per expression.
+  auto It = StreamCache.find(E);
+  if (It != StreamCache.end())
+    return It->second;
+  StreamRef S = computeStreamOf(E);
+  StreamCache.try_emplace(E, S);
+  return S;
+}
+
+StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   StreamRef S;
   if (!E) { // omitted: the default stream
     S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
@@ -570,6 +583,45 @@ const Expr *FunctionFacts::allocTarget(const CallExpr *C,
   return strip(U->getSubExpr());
 }
 
+namespace {
+/// Collects the return statements of a body, not those of lambdas or local
+/// classes in it.
+void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S) || isa<DeclStmt>(S))
+    return;
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    Out.push_back(R);
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+} // namespace
+
+const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
+  const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
+  const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isTemplated() ||
+      !Def->getReturnType()->isPointerType() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  std::vector<const ReturnStmt *> Returns;
+  collectReturns(Def->getBody(), Returns);
+  const ParmVarDecl *Param = nullptr;
+  for (const ReturnStmt *R : Returns) {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(R->getRetValue()));
+    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (!P || (Param && P != Param))
+      return nullptr;
+    Param = P;
+  }
+  if (!Param)
+    return nullptr;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    if (Def->getParamDecl(I) == Param)
+      return paramArg(C, I);
+  return nullptr;
+}
+
 void FunctionFacts::buildAliasesAndProvenance() {
   for (const Assignment &A : Assigns) {
     AccessPath LhsKey;
@@ -611,7 +663,12 @@ void FunctionFacts::buildAliasesAndProvenance() {
       Aliases.mark(LhsKey, Provenance::Pageable);
       continue;
     }
-    if (const Expr *Root = bufferRoot(A.Rhs)) {
+    // `float *h = download(p, d, s)` of a helper that returns its pointer
+    // parameter: h is an alias of the argument.
+    const Expr *Rhs = A.Rhs;
+    if (const Expr *Arg = returnedArgument(Rhs))
+      Rhs = Arg;
+    if (const Expr *Root = bufferRoot(Rhs)) {
       Aliases.unite(LhsKey, AccessPath::of(Root));
       Aliases.mark(LhsKey, declProvenance(Root));
     }

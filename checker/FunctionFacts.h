@@ -150,6 +150,12 @@ public:
   /// function always has, or the fields of its parameter struct.
   std::optional<long long> copyKind(const CallExpr *C, const ApiEntry &E) const;
 
+  /// For a call of a helper (a visible body outside system headers) whose
+  /// every return statement returns the same pointer parameter
+  /// (`float *download(float *p, ...) { ...; return p; }`): the argument
+  /// for it. Else null.
+  const Expr *returnedArgument(const Expr *E) const;
+
   /// The pointer an allocation call writes: `&p` (or `(void **)&p`).
   const Expr *allocTarget(const CallExpr *C, const ApiEntry &E) const;
 
@@ -181,6 +187,7 @@ private:
   std::optional<std::pair<long long, long long>>
   loopRange(const VarDecl *V, const Stmt *At) const;
   bool within(const Stmt *S, const Stmt *Ancestor) const;
+  StreamRef computeStreamOf(const Expr *E);
   void buildAliasesAndProvenance();
   void applyTensorOrigin(const AccessPath &Tensor, const Expr *Rhs);
   void collectQueryVars();
@@ -191,6 +198,7 @@ private:
   std::vector<ParamsWrite> ParamsWrites;
   std::vector<StreamSetter> Setters;
   std::set<AccessPath> NonBlockingStreams;
+  llvm::DenseMap<const Expr *, StreamRef> StreamCache; ///< streamOf's
   bool Broken = false;
 };
 

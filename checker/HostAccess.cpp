@@ -124,8 +124,9 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
       if (isMetadataMethod(Name))
         return std::nullopt;
       // A copy to the GPU on the current stream is ordered after the
-      // copy that produced the tensor.
-      if (Name == "cuda" || (Name == "to" && targetsCuda(MC)))
+      // copy that produced the tensor; so is a copy from the GPU into it.
+      if (Name == "cuda" || (Name == "to" && targetsCuda(MC)) ||
+          Ctx.DeviceWrites.count(MC))
         return std::nullopt;
       // A view shares the storage: what is done with it decides.
       if ((isTensorType(MC->getType()) || isTensorVector(MC->getType())) &&

@@ -43,6 +43,10 @@ struct HostAccessContext {
   llvm::function_ref<bool(const FunctionDecl *)> isSummarizable;
   /// `t = b.to(kCPU, true)`: assignments that bind a copy's destination.
   const std::set<const Stmt *> &BindingAssignments;
+  /// `dst.copy_(gpu, ...)` from a GPU tensor: the device writes dst in
+  /// stream order (after an earlier copy into dst on the same stream); the
+  /// call is no host access of dst.
+  const std::set<const Stmt *> &DeviceWrites;
 };
 
 /// The host access an occurrence of a tracked buffer performs, or nullopt

@@ -139,3 +139,76 @@ int valueSyncsAnotherStream(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-3]]:11: note: this synchronizes stream 'other', not stream 's', the copy's stream
   return v;
 }
+
+// raft's device views: raft::span<T, true> (device_span), and an mdspan or
+// mdarray whose accessor is host_device_accessor<P, memory_type::device>
+// (device_mdspan, device_mdarray); their data() / data_handle() is device
+// memory. The host ones are not.
+namespace raft {
+enum class memory_type : unsigned char { host = 0, pinned = 1, device = 2, managed = 3 };
+template <typename T, bool is_device, unsigned long Extent = ~0ul> class span {
+public:
+  T *data() const;
+};
+template <typename AccessorPolicy, memory_type MemType>
+struct host_device_accessor : public AccessorPolicy {};
+struct default_accessor {};
+template <typename T, typename Extents, typename Layout, typename Accessor>
+class mdspan {
+public:
+  T *data_handle() const;
+};
+template <typename T>
+using device_vector_view =
+    mdspan<T, int, int, host_device_accessor<default_accessor, memory_type::device>>;
+template <typename T>
+using host_vector_view =
+    mdspan<T, int, int, host_device_accessor<default_accessor, memory_type::host>>;
+} // namespace raft
+
+void intoDeviceSpan(raft::span<float, true> rows, const float *src,
+                    cudaStream_t s) {
+  copyFloats(rows.data(), src, 16, s);
+  launchOn(rows.data(), s);
+}
+
+void intoDeviceMdspan(raft::device_vector_view<float> v, const float *src,
+                      cudaStream_t s, cudaStream_t other) {
+  float *p = v.data_handle();
+  copyFloats(p, src, 16, s);
+  launchOn(p, other);
+}
+
+void intoHostMdspan(raft::host_vector_view<float> v, const float *src,
+                    cudaStream_t s) {
+  float *p = v.data_handle();
+  copyFloats(p, src, 16, s);
+  consumeValue(p[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'p' is read before
+}
+
+void intoHostSpan(raft::span<float, false> rows, const float *src,
+                  cudaStream_t s) {
+  copyFloats(rows.data(), src, 16, s);
+  consumeValue(rows.data()[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'rows' is read before
+}
+
+// A device view returned by a call (`m.structure_view().get_rows().data()`,
+// raft's sparse matrices).
+struct CooStructure {
+  raft::span<float, true> get_rows();
+  raft::span<float, false> get_host_rows();
+};
+void intoDeviceSpanOfACall(CooStructure &m, const float *src, cudaStream_t s,
+                           cudaStream_t other) {
+  float *rows = m.get_rows().data();
+  copyFloats(rows, src, 16, s);
+  launchOn(rows, other);
+}
+void intoHostSpanOfACall(CooStructure &m, const float *src, cudaStream_t s) {
+  float *rows = m.get_host_rows().data();
+  copyFloats(rows, src, 16, s);
+  consumeValue(rows[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'rows' is read before
+}

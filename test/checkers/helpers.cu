@@ -266,3 +266,24 @@ void wrapperKindFromAVariable(float *h, const float *d, cudaStream_t s,
   memcpyAsyncWrapper(h, d, 64, kind, s);
   consumeValue(h[0]);
 }
+
+//===--- A helper that returns the destination ---===//
+
+// `float *h = download(p, d, s)`: the result is the argument, with the copy
+// still in flight.
+float *download(float *p, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(p, d, 64, cudaMemcpyDeviceToHost, s);
+  return p;
+}
+
+void returnedDestinationRead(float *p, const float *d, cudaStream_t s) {
+  float *h = download(p, d, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void returnedDestinationSynced(float *p, const float *d, cudaStream_t s) {
+  float *h = download(p, d, s);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}

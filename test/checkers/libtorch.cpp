@@ -274,3 +274,24 @@ void storedInAMapReadEarly(at::Tensor g,
   std::cout << cache["k"];
   // CHECK: :[[@LINE-1]]:16: warning: 'cache' is read before the asynchronous device-to-host copy
 }
+
+// A second copy into the same pinned tensor on the same stream is ordered
+// after the first by the stream, not a host write (issue 12, class 5).
+void copyIntoPinnedTwice(at::Tensor g1, at::Tensor g2) {
+  at::Tensor pinned =
+      torch::empty({4}, torch::TensorOptions().pinned_memory(true));
+  pinned.copy_(g1, /*non_blocking=*/true);
+  pinned.copy_(g2, /*non_blocking=*/true);
+  torch::cuda::synchronize();
+  std::cout << pinned;
+}
+
+void copyIntoPinnedTwiceReadEarly(at::Tensor g1, at::Tensor g2) {
+  at::Tensor pinned =
+      torch::empty({4}, torch::TensorOptions().pinned_memory(true));
+  pinned.copy_(g1, /*non_blocking=*/true);
+  pinned.copy_(g2, /*non_blocking=*/true);
+  std::cout << pinned;
+  // CHECK: :[[@LINE-1]]:16: warning: 'pinned' is read before the asynchronous device-to-host copy
+  torch::cuda::synchronize();
+}
