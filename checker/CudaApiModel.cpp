@@ -126,6 +126,8 @@ void appendDriverApi(std::vector<ApiEntry> &Out) {
   T.push_back(ApiEntry{"cuMemFreeHost", ApiRole::FreeSync});
   appendStreamLifecycle(T, {"cuLaunchHostFunc", "cuStreamAddCallback",
                             "cuStreamWaitEvent", "cuStreamDestroy"});
+  T.push_back(onStream("cuStreamBeginCapture", ApiRole::CaptureBegin, 0));
+  T.push_back(onStream("cuStreamEndCapture", ApiRole::CaptureEnd, 0));
   T.push_back(alloc("cuMemAllocHost", ApiRole::PinnedAlloc));
   T.push_back(alloc("cuMemHostAlloc", ApiRole::PinnedAlloc));
   T.push_back(alloc("cuMemHostRegister", ApiRole::PinnedAlloc,
@@ -185,6 +187,9 @@ void appendHip(std::vector<ApiEntry> &T) {
     std::vector<ApiEntry> Rows;
     appendStreamLifecycle(Rows, {"hipLaunchHostFunc", "hipStreamAddCallback",
                                  "hipStreamWaitEvent", "hipStreamDestroy"});
+  T.push_back(
+      Hip(onStream("hipStreamBeginCapture", ApiRole::CaptureBegin, 0)));
+  T.push_back(Hip(onStream("hipStreamEndCapture", ApiRole::CaptureEnd, 0)));
     for (const ApiEntry &E : Rows)
       T.push_back(Hip(E));
   }
@@ -372,6 +377,13 @@ std::vector<ApiEntry> buildTable() {
   // Management").
   appendStreamLifecycle(T, {"cudaLaunchHostFunc", "cudaStreamAddCallback",
                             "cudaStreamWaitEvent", "cudaStreamDestroy"});
+
+  // Stream capture (CUDA Runtime API, "Stream Management"): work issued on
+  // a capturing stream is recorded into a graph, not executed.
+  T.push_back(onStream("cudaStreamBeginCapture", ApiRole::CaptureBegin, 0));
+  T.push_back(
+      onStream("cudaStreamBeginCaptureToGraph", ApiRole::CaptureBegin, 0));
+  T.push_back(onStream("cudaStreamEndCapture", ApiRole::CaptureEnd, 0));
 
   // Pinned and device allocations (provenance of copy destinations).
   T.push_back(alloc("cudaMallocHost", ApiRole::PinnedAlloc));

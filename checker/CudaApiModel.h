@@ -111,6 +111,12 @@ enum class ApiRole {
   DeviceAlloc,
   /// Creates a stream, with flags when FlagsArg is set.
   StreamCreate,
+  /// Starts capturing the stream into a graph (cudaStreamBeginCapture):
+  /// work issued on it until the matching end is recorded, not run ("Stream
+  /// Capture" in the programming guide).
+  CaptureBegin,
+  /// Ends the capture of the stream (cudaStreamEndCapture).
+  CaptureEnd,
 };
 
 /// Why a call that looks like a sync does not cover a copy; selects the text

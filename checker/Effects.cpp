@@ -261,9 +261,10 @@ void EffectBuilder::collectCallEffects() {
       if (E->Role == ApiRole::AsyncCopy) {
         bool Pageable = false;
         if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
-          if (!Pageable || StrictMode)
-            addCopy(C, Root, Pageable, F.streamOf(arg(C, E->StreamArg)),
-                    nullptr);
+          StreamRef On = F.streamOf(arg(C, E->StreamArg));
+          // Captured into a graph: recorded, not run now.
+          if ((!Pageable || StrictMode) && !F.capturing(C, On))
+            addCopy(C, Root, Pageable, On, nullptr);
           continue;
         }
         // Not a device-to-host copy: stream-ordered work on its pointers.
@@ -285,8 +286,13 @@ void EffectBuilder::collectCallEffects() {
     Ev.Anchor = C;
     Ev.CE = C;
     Ev.Summary = S;
-    if (S)
+    if (S) {
       Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, CalleeLambda);
+      // Copies it issues on a stream this callable is capturing: recorded.
+      llvm::erase_if(Ev.HelperCopies, [&](const auto &Copy) {
+        return F.capturing(C, Out.Copies[Copy.first]->Stream);
+      });
+    }
     Out.List.push_back(std::move(Ev));
   }
   for (const CXXConstructExpr *T : F.ThreadStarts)

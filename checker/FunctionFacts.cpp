@@ -232,6 +232,33 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   return S;
 }
 
+bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
+  if (S.K == StreamRef::Unknown)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const CallExpr *Last = nullptr;
+  bool Begun = false;
+  for (const CallExpr *C : Calls) {
+    const ApiEntry *E = lookup(C);
+    if (!E || (E->Role != ApiRole::CaptureBegin &&
+               E->Role != ApiRole::CaptureEnd))
+      continue;
+    if (!SM.isBeforeInTranslationUnit(C->getBeginLoc(), At->getBeginLoc()))
+      continue;
+    // streamOf is not const (its cache); the identity alone is needed.
+    const Expr *StreamE = strip(arg(C, E->StreamArg));
+    if (!StreamE || AccessPath::of(StreamE) != S.Path ||
+        S.K != StreamRef::Named)
+      continue;
+    if (Last && SM.isBeforeInTranslationUnit(C->getBeginLoc(),
+                                             Last->getBeginLoc()))
+      continue;
+    Last = C;
+    Begun = E->Role == ApiRole::CaptureBegin;
+  }
+  return Begun;
+}
+
 const FunctionDecl *FunctionFacts::calleeOf(const CallExpr *C) const {
   if (const FunctionDecl *F = C->getDirectCallee())
     return F;

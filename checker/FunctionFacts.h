@@ -109,6 +109,11 @@ public:
   /// variable (every element of its range; [0, N) of an array of N).
   /// nullopt when the expression is not an element.
   std::optional<ElementRange> elementsOf(const Expr *E) const;
+  /// Is stream S being captured into a graph at call At: a
+  /// cudaStreamBeginCapture of the same stream comes before At in this
+  /// callable, with no cudaStreamEndCapture of it in between (in source
+  /// order)? Work issued then is recorded, not run.
+  bool capturing(const Expr *At, const StreamRef &S) const;
   /// A loop whose body runs at least once whenever the loop is reached:
   /// a `for` over constant bounds (forBounds) with Lo < Hi, or a range-for
   /// over an array of known, non-zero size. (A `break` may still leave the

@@ -358,6 +358,8 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   case ApiRole::PinnedAlloc:
   case ApiRole::DeviceAlloc:
   case ApiRole::StreamCreate:
+  case ApiRole::CaptureBegin: // FunctionFacts::capturing decides
+  case ApiRole::CaptureEnd:
   case ApiRole::CurrentStream:
   case ApiRole::SetCurrentStream:
   case ApiRole::PoolStream:

@@ -212,4 +212,11 @@ typedef void(CUDART_CB *cudaHostFn_t)(void *userData);
 typedef __device_builtin__ enum cudaError cudaError_t;
 typedef __device_builtin__ struct CUstream_st *cudaStream_t;
 typedef __device_builtin__ struct CUevent_st *cudaEvent_t;
+typedef __device_builtin__ struct CUgraph_st *cudaGraph_t;
+typedef __device_builtin__ struct CUgraphExec_st *cudaGraphExec_t;
+enum __device_builtin__ cudaStreamCaptureMode {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2
+};
 typedef __device_builtin__ struct CUmemPoolHandle_st *cudaMemPool_t;

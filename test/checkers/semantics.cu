@@ -455,3 +455,39 @@ void streamWaitEventRecordedBeforeCopy(float *h, const float *d,
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
 }
+
+//===--- Stream capture (issue 12, class 7) ---------------------------------===//
+
+void consumeValue(float v);
+
+// A copy issued on a stream while it is captured into a graph is recorded,
+// not run (runtime/cases/capture_copy_not_run: the host sees its old data
+// every time).
+void copyWhileCapturing(float *h, const float *d, cudaStream_t s) {
+  cudaGraph_t graph;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamEndCapture(s, &graph);
+  consumeValue(h[0]);
+}
+
+// Capturing another stream does not stop a copy on this one.
+void copyWhileCapturingAnotherStream(float *h, const float *d, cudaStream_t s,
+                                     cudaStream_t t) {
+  cudaGraph_t graph;
+  cudaStreamBeginCapture(t, cudaStreamCaptureModeGlobal);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamEndCapture(t, &graph);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+// After the capture ends, copies run again.
+void copyAfterCapture(float *h, const float *d, cudaStream_t s) {
+  cudaGraph_t graph;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamEndCapture(s, &graph);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
