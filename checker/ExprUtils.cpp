@@ -172,8 +172,11 @@ bool isStdContainer(QualType T) {
   return A && A->isInStdNamespace() && A->getName() == "allocator";
 }
 
-/// raft::memory_type::device (raft/core/memory_type.hpp).
-static constexpr unsigned RaftMemoryTypeDevice = 2;
+/// raft::memory_type's values (raft/core/memory_type.hpp).
+static constexpr unsigned RaftMemoryTypeHost = 0, RaftMemoryTypePinned = 1,
+                          RaftMemoryTypeDevice = 2;
+static std::optional<unsigned>
+raftMemoryType(const ClassTemplateSpecializationDecl *Spec);
 
 bool isDeviceContainer(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
@@ -199,10 +202,15 @@ bool isDeviceContainer(QualType T) {
   if (NS == "raft" && Name == "span" && Args.size() > 1 &&
       Args[1].getKind() == TemplateArgument::Integral)
     return Args[1].getAsIntegral().getBoolValue();
-  // raft's device_mdspan / device_mdarray (any mdspan or mdarray): an
-  // accessor raft::host_device_accessor<P, memory_type::device>
-  // (raft/core/memory_type.hpp: device = 2) among the arguments.
-  for (const TemplateArgument &A : Args.asArray()) {
+  // raft's device_mdspan / device_mdarray (any mdspan or mdarray).
+  return raftMemoryType(Spec) == RaftMemoryTypeDevice;
+}
+
+/// The memory_type of a raft::host_device_accessor<P, memory_type::M> among
+/// a specialization's template arguments (raft/core/memory_type.hpp).
+static std::optional<unsigned>
+raftMemoryType(const ClassTemplateSpecializationDecl *Spec) {
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
     if (A.getKind() != TemplateArgument::Type)
       continue;
     const auto *Acc = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
@@ -212,10 +220,23 @@ bool isDeviceContainer(QualType T) {
         Acc->getTemplateArgs().size() < 2)
       continue;
     const TemplateArgument &Mem = Acc->getTemplateArgs()[1];
-    return Mem.getKind() == TemplateArgument::Integral &&
-           Mem.getAsIntegral() == RaftMemoryTypeDevice;
+    if (Mem.getKind() == TemplateArgument::Integral)
+      return static_cast<unsigned>(Mem.getAsIntegral().getZExtValue());
   }
-  return false;
+  return std::nullopt;
+}
+
+std::optional<bool> raftOwnedHostMemoryIsPinned(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getIdentifier() || Spec->getName() != "mdarray")
+    return std::nullopt;
+  std::optional<unsigned> Mem = raftMemoryType(Spec);
+  if (Mem == RaftMemoryTypeHost)
+    return false;
+  if (Mem == RaftMemoryTypePinned)
+    return true;
+  return std::nullopt;
 }
 
 /// A pointer to a struct named Cuda or Hip: the opaque handle types

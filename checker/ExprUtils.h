@@ -74,6 +74,12 @@ bool isStdContainer(QualType T);
 /// device pointer.
 bool isDeviceContainer(QualType T);
 
+/// raft's owning arrays of host memory: an mdarray whose accessor is
+/// host_device_accessor<P, memory_type::host> (make_host_vector,
+/// make_host_matrix: pageable, false) or memory_type::pinned
+/// (make_pinned_matrix: pinned, true); nullopt for anything else.
+std::optional<bool> raftOwnedHostMemoryIsPinned(QualType T);
+
 /// cudaStream_t / CUstream / hipStream_t.
 bool isStreamType(QualType T);
 

@@ -176,6 +176,11 @@ bool FunctionFacts::collect() {
   for (const CallExpr *C : Calls)
     if (lookup(C) && isPerThreadName(calleeOf(C)))
       PerThread = true;
+  for (const CallExpr *C : Calls)
+    if (const ApiEntry *E = lookup(C);
+        E && (E->Role == ApiRole::CaptureBegin ||
+              E->Role == ApiRole::CaptureEnd))
+      CaptureCalls.push_back(C);
   buildAliasesAndProvenance();
   collectQueryVars();
   collectStreamSetters();
@@ -238,11 +243,8 @@ bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
   const SourceManager &SM = Ctx.getSourceManager();
   const CallExpr *Last = nullptr;
   bool Begun = false;
-  for (const CallExpr *C : Calls) {
+  for (const CallExpr *C : CaptureCalls) {
     const ApiEntry *E = lookup(C);
-    if (!E || (E->Role != ApiRole::CaptureBegin &&
-               E->Role != ApiRole::CaptureEnd))
-      continue;
     if (!SM.isBeforeInTranslationUnit(C->getBeginLoc(), At->getBeginLoc()))
       continue;
     // streamOf is not const (its cache); the identity alone is needed.
@@ -555,6 +557,8 @@ Provenance FunctionFacts::varProvenance(const VarDecl *V) {
     return Provenance::Pageable;
   if (isDeviceContainer(T))
     return Provenance::Device;
+  if (auto Pinned = raftOwnedHostMemoryIsPinned(T))
+    return *Pinned ? Provenance::Pinned : Provenance::Pageable;
   // A stack array or scalar, plain struct, or class object that holds no
   // pointer (`half v{}`: its bytes are all it has); not a class object that
   // may own pinned memory (std::unique_ptr with a cudaFreeHost deleter).

@@ -204,6 +204,7 @@ private:
   std::vector<StreamSetter> Setters;
   std::set<AccessPath> NonBlockingStreams;
   llvm::DenseMap<const Expr *, StreamRef> StreamCache; ///< streamOf's
+  std::vector<const CallExpr *> CaptureCalls; ///< begin / end of a capture
   bool Broken = false;
 };
 

@@ -126,26 +126,34 @@ void Solver::syncEvent(PendingState &St, const AccessPath &Key,
   // The records this sync may wait for: of the same event, or of one the
   // check cannot tell apart from it (ev[j] after records of ev[i]).
   auto Info = St.Events.find(Key);
+  // The others are compared (lazily: most syncs find their own record).
   std::vector<const PendingState::EventInfo *> Maybe;
   const PendingState::EventInfo *Some = nullptr; // some elements only
-  for (const auto &[Other, OtherInfo] : St.Events) {
-    if (Other == Key)
-      continue;
-    Coverage Cov = coverage(Key, Elements, Other,
-                            OtherInfo.Elements ? &*OtherInfo.Elements
-                                               : nullptr);
-    if (Cov == Coverage::Covers)
-      Maybe.push_back(&OtherInfo);
-    else if (Cov == Coverage::MissesSome && !Some)
-      Some = &OtherInfo;
-  }
+  bool Compared = false;
+  auto CompareOthers = [&] {
+    Compared = true;
+    for (const auto &[Other, OtherInfo] : St.Events) {
+      if (Other == Key)
+        continue;
+      Coverage Cov = coverage(Key, Elements, Other,
+                              OtherInfo.Elements ? &*OtherInfo.Elements
+                                                 : nullptr);
+      if (Cov == Coverage::Covers)
+        Maybe.push_back(&OtherInfo);
+      else if (Cov == Coverage::MissesSome && !Some)
+        Some = &OtherInfo;
+    }
+  };
   for (auto It = St.Pending.begin(); It != St.Pending.end();) {
     const CopySite &C = *Effects.Copies[It->first];
     bool Covered =
-        (Info != St.Events.end() && Info->second.Covered.count(It->first)) ||
-        llvm::any_of(Maybe, [&](const PendingState::EventInfo *I) {
-          return I->Covered.count(It->first) != 0;
-        });
+        Info != St.Events.end() && Info->second.Covered.count(It->first);
+    if (!Covered && !Compared)
+      CompareOthers();
+    Covered = Covered ||
+              llvm::any_of(Maybe, [&](const PendingState::EventInfo *I) {
+                return I->Covered.count(It->first) != 0;
+              });
     if (Covered) {
       It = St.Pending.erase(It);
       continue;

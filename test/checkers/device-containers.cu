@@ -212,3 +212,35 @@ void intoHostSpanOfACall(CooStructure &m, const float *src, cudaStream_t s) {
   consumeValue(rows[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'rows' is read before
 }
+
+// raft's owning host arrays: an mdarray whose accessor is memory_type::host
+// (make_host_vector) is pageable, so a copy into it is complete when it
+// returns; memory_type::pinned (make_pinned_matrix) is pinned.
+namespace raft {
+template <typename T, typename Extents, typename Layout, typename Policy>
+class mdarray {
+public:
+  T *data_handle();
+};
+template <typename T>
+using host_vector =
+    mdarray<T, int, int, host_device_accessor<default_accessor, memory_type::host>>;
+template <typename T>
+using pinned_vector =
+    mdarray<T, int, int, host_device_accessor<default_accessor, memory_type::pinned>>;
+template <typename T> host_vector<T> make_host_vector(int n);
+template <typename T> pinned_vector<T> make_pinned_vector(int n);
+} // namespace raft
+
+void intoHostMdarray(const float *d, cudaStream_t s) {
+  auto v = raft::make_host_vector<float>(16);
+  copyFloats(v.data_handle(), d, 16, s);
+  consumeValue(v.data_handle()[0]);
+}
+
+void intoPinnedMdarray(const float *d, cudaStream_t s) {
+  auto v = raft::make_pinned_vector<float>(16);
+  copyFloats(v.data_handle(), d, 16, s);
+  consumeValue(v.data_handle()[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'v' is read before
+}
