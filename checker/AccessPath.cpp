@@ -125,17 +125,28 @@ AccessPath AccessPath::of(const Expr *E) {
                 nullptr, C});
       return P;
     }
-    std::string K = Callee ? "c" + ptrKey(Callee->getCanonicalDecl())
-                           : of(C->getCallee()).Key;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-      K = of(MC->getImplicitObjectArgument()).Key + "." + K;
-    K += "(";
+    llvm::SmallVector<AccessPath, 4> Args;
     for (const Expr *A : C->arguments())
-      K += of(A).Key + ",";
-    return AccessPath(RootKind::Call, K + ")");
+      Args.push_back(of(A));
+    return ofCall(C, Args);
   }
   // An unknown shape: only equal to itself.
   return AccessPath(RootKind::Other, "<" + ptrKey(E) + ">");
+}
+
+AccessPath AccessPath::ofCall(const CallExpr *C,
+                              llvm::ArrayRef<AccessPath> Args) {
+  const FunctionDecl *Callee = C->getDirectCallee();
+  std::string K = Callee ? "c" + ptrKey(Callee->getCanonicalDecl())
+                         : of(C->getCallee()).Key;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+    K = of(MC->getImplicitObjectArgument()).Key + "." + K;
+  K += "(";
+  for (const AccessPath &A : Args)
+    K += A.Key + ",";
+  AccessPath P(RootKind::Call, K + ")");
+  P.RootCall = C;
+  return P;
 }
 
 void AccessPath::append(const PathStep &S) {

@@ -92,6 +92,14 @@ public:
   /// The result of an expression that no variable holds (`b.to(kCPU,
   /// true)` consumed where it is made).
   static AccessPath temporary(const Expr *E);
+  /// The result of call C (a free function's, or a member call whose object
+  /// is not a path step) with these argument paths: of() with the arguments
+  /// as written; a helper's summary passes the caller's arguments for its
+  /// parameters (`get_cuda_stream(res)` at `sync_stream(handle)` is
+  /// `get_cuda_stream(handle)`).
+  static AccessPath ofCall(const CallExpr *C, llvm::ArrayRef<AccessPath> Args);
+  /// For RootKind::Call: the call.
+  const CallExpr *rootCall() const { return RootCall; }
 
   RootKind rootKind() const { return Root; }
   llvm::ArrayRef<PathStep> steps() const { return Steps; }
@@ -141,8 +149,9 @@ private:
 
   RootKind Root = RootKind::None;
   const ValueDecl *RootDecl = nullptr; ///< for RootKind::Decl
+  const CallExpr *RootCall = nullptr;  ///< for RootKind::Call
   llvm::SmallVector<PathStep, 2> Steps;
-  llvm::SmallVector<size_t, 2> StepEnds; ///< where each step ends in Key
+  std::vector<size_t> StepEnds; ///< where each step ends in Key
   /// The canonical form: the root's identity, then each step's. Equal
   /// exactly for equal paths; used only for comparison and ordering.
   std::string Key;

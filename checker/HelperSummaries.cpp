@@ -36,6 +36,25 @@ bool outlivesCall(const Expr *E) {
                (Member && isa<ParmVarDecl>(V)));
 }
 
+/// A call of a free function whose arguments are the helper's parameters,
+/// constants, or what outlives the call (`resource::get_cuda_stream(res)`):
+/// a stream the caller can name by the same call of its arguments.
+bool callOfParameters(const Expr *E) {
+  const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
+  if (!C || isa<CXXMemberCallExpr>(C) || isa<CXXOperatorCallExpr>(C) ||
+      !C->getDirectCallee())
+    return false;
+  for (const Expr *A : C->arguments()) {
+    const Expr *S = strip(A);
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(S);
+    if ((D && isa<ParmVarDecl>(D->getDecl())) || outlivesCall(S) ||
+        isa_and_nonnull<IntegerLiteral, CXXBoolLiteralExpr>(S))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /// Buffers a lambda can capture: what a helper's parameter is seeded on.
 bool isBufferType(QualType T) {
   return T->isPointerType() || T->isReferenceType() || T->isArrayType() ||
@@ -81,6 +100,33 @@ bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
     const auto *C = dyn_cast_or_null<CallExpr>(Call);
     if (!C)
       return false;
+    // A call of the helper's parameters (callOfParameters): the same call
+    // of the arguments here.
+    if (const CallExpr *RC = Path.rootCall();
+        RC && Path.steps().empty() && C->getDirectCallee()) {
+      const FunctionDecl *Fn = C->getDirectCallee();
+      llvm::SmallVector<AccessPath, 4> Args;
+      std::string Spelled = RC->getDirectCallee()
+                                ? RC->getDirectCallee()->getNameAsString()
+                                : "call";
+      Spelled += "(";
+      for (unsigned I = 0; I < RC->getNumArgs(); ++I) {
+        const Expr *A = RC->getArg(I);
+        const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(A));
+        const auto *PD = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+        if (PD && PD->getDeclContext() == Fn) {
+          const Expr *Arg = paramArg(C, PD->getFunctionScopeIndex());
+          if (!Arg)
+            return false;
+          A = Arg;
+        }
+        Args.push_back(AccessPath::of(A));
+        Spelled += (I ? ", " : "") + spelling(A, F.Ctx);
+      }
+      Path = AccessPath::ofCall(RC, Args);
+      Name = Spelled + ")";
+      return true;
+    }
     // A member of an object parameter: of the argument here.
     if (const FunctionDecl *Fn = C->getDirectCallee())
       for (unsigned P = 0; P < Fn->getNumParams(); ++P) {
@@ -288,12 +334,13 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
         StreamE = K->getConfig() ? arg(K->getConfig(), 3) : nullptr;
       else if (E)
         StreamE = arg(C, E->StreamArg);
-      if (StreamE && outlivesCall(StreamE))
+      if (StreamE && (outlivesCall(StreamE) || callOfParameters(StreamE)))
         SeedStream(F.streamOf(StreamE));
       // Handed to a helper that may sync it (`syncS(s_)`).
       if (!E && !isa<CUDAKernelCallExpr>(C))
         for (const Expr *A : C->arguments())
-          if (isStreamOrWrapper(A->getType()) && outlivesCall(A))
+          if (isStreamOrWrapper(A->getType()) &&
+              (outlivesCall(A) || callOfParameters(A)))
             SeedStream(F.streamOf(A));
     }
   // Member functions (and lambdas) called on `this`, whose summaries name

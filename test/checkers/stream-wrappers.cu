@@ -313,3 +313,45 @@ void pollWithStreamQuery(float *h, const float *d, cudaStream_t s) {
   pollWith(cudaStreamQuery, s);
   consumeValue(h[0]);
 }
+
+//===--- A helper syncing a call of its parameter --------------------------===//
+
+// raft::resource::sync_stream(res) synchronizes get_cuda_stream(res): at
+// sync_stream(handle) that is get_cuda_stream(handle), the copy's stream.
+namespace raft {
+rmm::cuda_stream_view get_cuda_stream(const resources &res);
+inline void sync_stream(const resources &res) {
+  sync_stream(res, get_cuda_stream(res));
+}
+} // namespace raft
+
+void raftSyncMainStream(float *h, const float *d,
+                        const raft::resources &handle) {
+  raft::update_host(h, d, 16, raft::get_cuda_stream(handle));
+  raft::sync_stream(handle);
+  consumeValue(h[0]);
+}
+
+// Another handle's stream is a call the check cannot tell from this one's
+// (two handles may share a stream): no claim that it differs.
+void raftSyncAnotherHandle(float *h, const float *d,
+                           const raft::resources &handle) {
+  raft::resources other;
+  raft::update_host(h, d, 16, raft::get_cuda_stream(handle));
+  raft::sync_stream(other);
+  consumeValue(h[0]);
+}
+
+// A device sync covers it.
+void raftSyncDevice(float *h, const float *d, const raft::resources &handle) {
+  raft::update_host(h, d, 16, raft::get_cuda_stream(handle));
+  cudaDeviceSynchronize();
+  consumeValue(h[0]);
+}
+
+void raftNoSyncMainStream(float *h, const float *d,
+                          const raft::resources &handle) {
+  raft::update_host(h, d, 16, raft::get_cuda_stream(handle));
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
