@@ -7,18 +7,27 @@
 
 namespace clang::tidy::cuda {
 
+llvm::StringRef outermostNamespace(const Decl *D) {
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outermost = NS;
+  return Outermost && Outermost->getIdentifier() ? Outermost->getName()
+                                                 : llvm::StringRef();
+}
+
+bool isStdSmartPointer(const CXXRecordDecl *R) {
+  return R && R->isInStdNamespace() && R->getIdentifier() &&
+         (R->getName() == "unique_ptr" || R->getName() == "shared_ptr");
+}
+
 bool isStreamWrapper(const CXXRecordDecl *R) {
   if (!R || !R->getIdentifier())
     return false;
-  if (R->getName() == "CUDAStream" || R->getName() == "Stream") {
-    // c10::cuda::CUDAStream, c10::Stream (by their namespace: c10).
-    const DeclContext *Outer = R->getDeclContext();
-    while (Outer->getParent() && !Outer->getParent()->isTranslationUnit())
-      Outer = Outer->getParent();
-    if (const auto *NS = dyn_cast<NamespaceDecl>(Outer);
-        NS && NS->getIdentifier() && NS->getName() == "c10")
-      return true;
-  }
+  // c10::cuda::CUDAStream, c10::Stream (by their namespace: c10).
+  if ((R->getName() == "CUDAStream" || R->getName() == "Stream") &&
+      outermostNamespace(R) == "c10")
+    return true;
   R = R->getDefinition();
   if (!R || R->isInvalidDecl())
     return false;
@@ -175,36 +184,6 @@ bool isStdContainer(QualType T) {
 /// raft::memory_type's values (raft/core/memory_type.hpp).
 static constexpr unsigned RaftMemoryTypeHost = 0, RaftMemoryTypePinned = 1,
                           RaftMemoryTypeDevice = 2;
-static std::optional<unsigned>
-raftMemoryType(const ClassTemplateSpecializationDecl *Spec);
-
-bool isDeviceContainer(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getIdentifier())
-    return false;
-  const NamespaceDecl *Outermost = nullptr;
-  for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      Outermost = NS;
-  if (!Outermost || !Outermost->getIdentifier())
-    return false;
-  llvm::StringRef NS = Outermost->getName(), Name = RD->getName();
-  if (NS == "rmm")
-    return llvm::is_contained({"device_uvector", "device_buffer", "device_scalar"},
-                              Name);
-  if (NS == "thrust")
-    return Name == "device_vector";
-  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec)
-    return false;
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  // raft::span<T, true> (raft::device_span).
-  if (NS == "raft" && Name == "span" && Args.size() > 1 &&
-      Args[1].getKind() == TemplateArgument::Integral)
-    return Args[1].getAsIntegral().getBoolValue();
-  // raft's device_mdspan / device_mdarray (any mdspan or mdarray).
-  return raftMemoryType(Spec) == RaftMemoryTypeDevice;
-}
 
 /// The memory_type of a raft::host_device_accessor<P, memory_type::M> among
 /// a specialization's template arguments (raft/core/memory_type.hpp).
@@ -224,6 +203,30 @@ raftMemoryType(const ClassTemplateSpecializationDecl *Spec) {
       return static_cast<unsigned>(Mem.getAsIntegral().getZExtValue());
   }
   return std::nullopt;
+}
+
+bool isDeviceContainer(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return false;
+  llvm::StringRef NS = outermostNamespace(RD), Name = RD->getName();
+  if (NS.empty())
+    return false;
+  if (NS == "rmm")
+    return llvm::is_contained({"device_uvector", "device_buffer", "device_scalar"},
+                              Name);
+  if (NS == "thrust")
+    return Name == "device_vector";
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  // raft::span<T, true> (raft::device_span).
+  if (NS == "raft" && Name == "span" && Args.size() > 1 &&
+      Args[1].getKind() == TemplateArgument::Integral)
+    return Args[1].getAsIntegral().getBoolValue();
+  // raft's device_mdspan / device_mdarray (any mdspan or mdarray).
+  return raftMemoryType(Spec) == RaftMemoryTypeDevice;
 }
 
 std::optional<bool> raftOwnedHostMemoryIsPinned(QualType T) {
@@ -352,12 +355,9 @@ bool isPageableAllocation(const Expr *E) {
   // std::unique_ptr<T[]>(new T[n]), std::shared_ptr<T>(new T): a smart
   // pointer taking a new'd pointer (with a deleter of its own it may hold
   // anything: only the default deleter counts).
-  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E)) {
-    const CXXRecordDecl *R = CE->getConstructor()->getParent();
-    return R->isInStdNamespace() && R->getIdentifier() &&
-           (R->getName() == "unique_ptr" || R->getName() == "shared_ptr") &&
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E))
+    return isStdSmartPointer(CE->getConstructor()->getParent()) &&
            CE->getNumArgs() == 1 && isa<CXXNewExpr>(strip(CE->getArg(0)));
-  }
   const auto *C = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
   if (!F || !F->getIdentifier())

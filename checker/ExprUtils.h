@@ -24,6 +24,13 @@
 
 namespace clang::tidy::cuda {
 
+/// The name of the outermost namespace a declaration is in (versioned
+/// inline namespaces below it do not matter: thrust's, rmm's), or empty.
+llvm::StringRef outermostNamespace(const Decl *D);
+
+/// std::unique_ptr / std::shared_ptr.
+bool isStdSmartPointer(const CXXRecordDecl *R);
+
 /// A class that stands for one stream: it converts implicitly to a stream
 /// handle (`operator cudaStream_t()`: rmm::cuda_stream_view,
 /// rmm::cuda_stream, c10::cuda::CUDAStream), or is c10::Stream. Such an

@@ -173,14 +173,15 @@ bool FunctionFacts::collect() {
     return false;
   // The per-thread variants are what the API macros expand to once the
   // translation unit asked for per-thread default streams.
-  for (const CallExpr *C : Calls)
-    if (lookup(C) && isPerThreadName(calleeOf(C)))
+  for (const CallExpr *C : Calls) {
+    const ApiEntry *E = lookup(C);
+    if (!E)
+      continue;
+    if (isPerThreadName(calleeOf(C)))
       PerThread = true;
-  for (const CallExpr *C : Calls)
-    if (const ApiEntry *E = lookup(C);
-        E && (E->Role == ApiRole::CaptureBegin ||
-              E->Role == ApiRole::CaptureEnd))
+    if (E->Role == ApiRole::CaptureBegin || E->Role == ApiRole::CaptureEnd)
       CaptureCalls.push_back(C);
+  }
   buildAliasesAndProvenance();
   collectQueryVars();
   collectStreamSetters();
@@ -238,7 +239,7 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
 }
 
 bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
-  if (S.K == StreamRef::Unknown)
+  if (S.K != StreamRef::Named)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   const CallExpr *Last = nullptr;
@@ -249,8 +250,7 @@ bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
       continue;
     // streamOf is not const (its cache); the identity alone is needed.
     const Expr *StreamE = strip(arg(C, E->StreamArg));
-    if (!StreamE || AccessPath::of(StreamE) != S.Path ||
-        S.K != StreamRef::Named)
+    if (!StreamE || AccessPath::of(StreamE) != S.Path)
       continue;
     if (Last && SM.isBeforeInTranslationUnit(C->getBeginLoc(),
                                              Last->getBeginLoc()))
@@ -290,22 +290,38 @@ static const VarDecl *varOf(const Expr *E) {
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
+/// A for loop's init `int i = e` or `i = e`: the variable and e.
+static std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L) {
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit())) {
+    const auto *V =
+        DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    return {V, V ? V->getInit() : nullptr};
+  }
+  if (const auto *B =
+          dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(L->getInit()));
+      B && B->getOpcode() == BO_Assign)
+    return {varOf(B->getLHS()), B->getRHS()};
+  return {nullptr, nullptr};
+}
+
+/// The element count of a range-for's range when it is an array of known
+/// size (`cudaStream_t s[4]`), else nullopt.
+std::optional<long long>
+FunctionFacts::rangeArraySize(const CXXForRangeStmt *L) const {
+  const Expr *Range = L->getRangeInit();
+  const auto *CA = Range ? Ctx.getAsConstantArrayType(
+                               Range->getType().getNonReferenceType())
+                         : nullptr;
+  if (!CA)
+    return std::nullopt;
+  return static_cast<long long>(CA->getSize().getZExtValue());
+}
+
 std::optional<FunctionFacts::LoopBounds>
 FunctionFacts::forBounds(const ForStmt *L) const {
   // init: `int i = lo` or `i = lo`
-  const VarDecl *V = nullptr;
-  std::optional<long long> Lo;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit())) {
-    if (DS->isSingleDecl())
-      V = dyn_cast<VarDecl>(DS->getSingleDecl());
-    if (V && V->getInit())
-      Lo = evalInt(V->getInit(), Ctx);
-  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(
-                 dyn_cast_or_null<Expr>(L->getInit()));
-             B && B->getOpcode() == BO_Assign) {
-    V = varOf(B->getLHS());
-    Lo = evalInt(B->getRHS(), Ctx);
-  }
+  auto [V, Init] = forInit(L);
+  std::optional<long long> Lo = Init ? evalInt(Init, Ctx) : std::nullopt;
   if (!V || !Lo || !V->getType()->isIntegerType())
     return std::nullopt;
   // cond: i < hi, i <= hi, i != hi, hi > i, hi >= i
@@ -352,11 +368,8 @@ bool FunctionFacts::certainlyRuns(const Stmt *Loop) const {
     return Bounds && Bounds->Lo < Bounds->Hi;
   }
   if (const auto *L = dyn_cast_or_null<CXXForRangeStmt>(Loop)) {
-    const Expr *Range = L->getRangeInit();
-    const auto *CA = Range ? Ctx.getAsConstantArrayType(
-                                 Range->getType().getNonReferenceType())
-                           : nullptr;
-    return CA && CA->getSize().getZExtValue() > 0;
+    std::optional<long long> Size = rangeArraySize(L);
+    return Size && *Size > 0;
   }
   return false;
 }
@@ -373,16 +386,8 @@ FunctionFacts::loopContainer(const Stmt *Loop) const {
   if (!C || (C->getOpcode() != BO_LT && C->getOpcode() != BO_NE))
     return std::nullopt;
   // i starts at 0
-  const VarDecl *V = varOf(C->getLHS());
-  const Expr *Init = nullptr;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit());
-      DS && DS->isSingleDecl() && DS->getSingleDecl() == V)
-    Init = V->getInit();
-  else if (const auto *B =
-               dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(L->getInit()));
-           B && B->getOpcode() == BO_Assign && varOf(B->getLHS()) == V)
-    Init = B->getRHS();
-  if (!V || !Init || evalInt(Init, Ctx) != 0)
+  auto [V, Init] = forInit(L);
+  if (!V || V != varOf(C->getLHS()) || !Init || evalInt(Init, Ctx) != 0)
     return std::nullopt;
   const auto *Size = dyn_cast<CXXMemberCallExpr>(C->getRHS()->IgnoreParenImpCasts());
   const CXXMethodDecl *M = Size ? Size->getMethodDecl() : nullptr;
@@ -452,10 +457,9 @@ std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
     if (!L || L->getLoopVariable() != V || !L->getRangeInit())
       continue;
     R.Array = AccessPath::of(L->getRangeInit());
-    if (const auto *CA = Ctx.getAsConstantArrayType(
-            L->getRangeInit()->getType().getNonReferenceType())) {
+    if (std::optional<long long> Size = rangeArraySize(L)) {
       R.Known = true;
-      R.Hi = static_cast<long long>(CA->getSize().getZExtValue());
+      R.Hi = *Size;
     } else {
       R.Every = true;
     }
@@ -682,13 +686,8 @@ void FunctionFacts::buildAliasesAndProvenance() {
       applyTensorOrigin(LhsKey, A.Rhs);
       continue;
     }
-    bool SmartPointer = false;
-    if (const CXXRecordDecl *R = LhsType->getAsCXXRecordDecl())
-      SmartPointer = R->isInStdNamespace() && R->getIdentifier() &&
-                     (R->getName() == "unique_ptr" ||
-                      R->getName() == "shared_ptr");
     if (!LhsType->isPointerType() && !LhsType->isReferenceType() &&
-        !SmartPointer)
+        !isStdSmartPointer(LhsType->getAsCXXRecordDecl()))
       continue;
     if (isPageableAllocation(A.Rhs)) {
       Aliases.mark(LhsKey, Provenance::Pageable);

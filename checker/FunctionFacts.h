@@ -187,6 +187,7 @@ private:
     long long Lo, Hi;
   };
   std::optional<LoopBounds> forBounds(const ForStmt *L) const;
+  std::optional<long long> rangeArraySize(const CXXForRangeStmt *L) const;
   /// The values [Lo, Hi) induction variable V takes at At, from the loops
   /// around At; nullopt when unknown.
   std::optional<std::pair<long long, long long>>

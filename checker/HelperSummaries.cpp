@@ -186,6 +186,45 @@ bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
   return true;
 }
 
+/// A stream of a summary as this caller names it at call C: the argument
+/// for parameter Param (>= 0), or Named renamed by streamAtCall. nullopt
+/// where the caller cannot name it.
+std::optional<StreamRef> streamAtCall(FunctionFacts &F, int Param,
+                                      StreamRef Named, const CallExpr *C,
+                                      const CXXMethodDecl *Lambda) {
+  if (Param >= 0) {
+    const Expr *A = paramArg(C, Param);
+    if (!A)
+      return std::nullopt;
+    return F.streamOf(A);
+  }
+  if (!streamAtCall(F, Named, C, Lambda))
+    return std::nullopt;
+  return Named;
+}
+
+/// An event of a summary as this caller names it at Call: the argument for
+/// parameter Param (>= 0; *Arg is set to it), or Event named by nameAtCall.
+/// nullopt where the caller cannot name it.
+std::optional<AccessPath> eventAtCall(FunctionFacts &F, int Param,
+                                      HelperSummary::EventRef Event,
+                                      const Expr *Call,
+                                      const CXXMethodDecl *Lambda,
+                                      const Expr **Arg = nullptr) {
+  if (Param >= 0) {
+    const auto *CE = dyn_cast_or_null<CallExpr>(Call);
+    const Expr *A = CE ? paramArg(CE, Param) : nullptr;
+    if (!A)
+      return std::nullopt;
+    if (Arg)
+      *Arg = A;
+    return AccessPath::of(A);
+  }
+  if (!nameAtCall(F, Event.Path, Event.Spelling, Call, Lambda))
+    return std::nullopt;
+  return Event.Path;
+}
+
 /// Does one of a helper's guard events (synchronized before its accesses
 /// of a buffer), as this caller names it at Call, cover the caller's copy
 /// of class ClassId?
@@ -194,18 +233,11 @@ bool guardCovers(FunctionFacts &F, const PendingState &St,
                  const Expr *Call, const CXXMethodDecl *Lambda,
                  unsigned ClassId) {
   for (const HelperSummary::EventGuard &G : Guards) {
-    AccessPath Key = G.Event.Path;
-    std::string Name = G.Event.Spelling;
-    if (G.EventParam >= 0) {
-      const auto *CE = dyn_cast_or_null<CallExpr>(Call);
-      const Expr *A = CE ? paramArg(CE, G.EventParam) : nullptr;
-      if (!A)
-        continue;
-      Key = AccessPath::of(A);
-    } else if (!nameAtCall(F, Key, Name, Call, Lambda)) {
+    std::optional<AccessPath> Key =
+        eventAtCall(F, G.EventParam, G.Event, Call, Lambda);
+    if (!Key)
       continue;
-    }
-    auto It = St.Events.find(Key);
+    auto It = St.Events.find(*Key);
     if (It != St.Events.end() && It->second.Covered.count(ClassId))
       return true;
   }
@@ -610,7 +642,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     if (C.Seed)
       continue;
     HelperSummary::PendingCopy PC{
-        0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}, {}, {}};
+        0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}, {}};
     for (unsigned N = 0; N < RecordCovers.size(); ++N)
       if (RecordCovers[N]->count(Id))
         PC.CoveredBy.push_back(N);
@@ -619,11 +651,11 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       if (!Entry.second.Covered.count(Id) || Waiting.K != StreamRef::Named)
         continue;
       if (int P = ParamOf(Waiting.Path); P >= 0)
-        PC.JoinedIntoParam.push_back(P);
+        PC.JoinedInto.push_back({P, Waiting});
       else if (llvm::any_of(S->CaptureStreams, [&](const StreamRef &St) {
                  return St.sameStream(Waiting);
                }))
-        PC.JoinedInto.push_back(Waiting);
+        PC.JoinedInto.push_back({-1, Waiting});
     }
     if (C.Stream.K == StreamRef::Named)
       PC.StreamParam = ParamOf(C.Stream.Path);
@@ -775,27 +807,18 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   std::vector<std::optional<AccessPath>> RecordedEvents(
       S->RecordsEvents.size());
   for (unsigned N = 0; N < S->RecordsEvents.size(); ++N) {
-    HelperSummary::EventRecord Rec = S->RecordsEvents[N];
-    AccessPath EventKey = Rec.Event.Path;
+    const HelperSummary::EventRecord &Rec = S->RecordsEvents[N];
     const Expr *EventArg = nullptr;
-    if (Rec.EventParam >= 0) {
-      if (Rec.EventParam + Shift >= NumArgs)
-        continue;
-      EventArg = C->getArg(Rec.EventParam + Shift);
-      EventKey = AccessPath::of(EventArg);
-    } else if (!nameAtCall(F, EventKey, Rec.Event.Spelling, C, Lambda)) {
+    std::optional<AccessPath> EventKey =
+        eventAtCall(F, Rec.EventParam, Rec.Event, C, Lambda, &EventArg);
+    if (!EventKey)
       continue;
-    }
-    StreamRef On = Rec.Stream;
-    if (Rec.StreamParam >= 0) {
-      if (Rec.StreamParam + Shift >= NumArgs)
-        continue;
-      On = F.streamOf(C->getArg(Rec.StreamParam + Shift));
-    } else if (!streamAtCall(F, On, C, Lambda)) {
+    std::optional<StreamRef> On =
+        streamAtCall(F, Rec.StreamParam, Rec.Stream, C, Lambda);
+    if (!On)
       continue;
-    }
-    Sv.recordEvent(St, EventKey, On, C, EventArg);
-    RecordedEvents[N] = EventKey;
+    Sv.recordEvent(St, *EventKey, *On, C, EventArg);
+    RecordedEvents[N] = *EventKey;
   }
   if (S->SyncsDevice) {
     St.Pending.clear();
@@ -816,16 +839,11 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
           It->second.Covered.insert(Sv.classOf(Id));
       }
     // Streams it made wait for the copy: a later host sync of one covers it.
-    std::vector<StreamRef> Joined;
-    for (int P : PC.JoinedIntoParam)
-      if (const Expr *A = paramArg(C, P))
-        Joined.push_back(F.streamOf(A));
-    for (StreamRef On : PC.JoinedInto)
-      if (streamAtCall(F, On, C, Lambda))
-        Joined.push_back(On);
-    for (const StreamRef &On : Joined) {
-      if (On.K == StreamRef::Unknown)
+    for (const auto &[Param, Waiting] : PC.JoinedInto) {
+      std::optional<StreamRef> At = streamAtCall(F, Param, Waiting, C, Lambda);
+      if (!At || At->K == StreamRef::Unknown)
         continue;
+      const StreamRef &On = *At;
       PendingState::EventInfo &Wait = St.Waits[On.identity()];
       Wait.Stream = On;
       Wait.Record = C;

@@ -94,11 +94,11 @@ struct HelperSummary {
     std::vector<unsigned> CoveredBy;
     /// Streams made to wait for the copy (cudaStreamWaitEvent of an event
     /// recorded after it) on every path, that the caller can name: a
-    /// stream parameter (index) or a member or global (as SyncsStreams).
-    /// A host sync of one at the caller covers the copy (graphMemoryNodes:
-    /// the copy on the helper's own stream2, joined into stream1).
-    std::vector<int> JoinedIntoParam;
-    std::vector<StreamRef> JoinedInto;
+    /// stream parameter (index; the stream unused) or a member or global
+    /// (-1; as SyncsStreams). A host sync of one at the caller covers the
+    /// copy (graphMemoryNodes: the copy on the helper's own stream2, joined
+    /// into stream1).
+    std::vector<std::pair<int, StreamRef>> JoinedInto;
   };
   std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
 

@@ -599,17 +599,19 @@ std::optional<PendingState> Solver::run() {
     if (H.Certain || H.Container)
       Loops[B->getBlockID()] = std::move(H);
   }
+  // Joins From into Into; true when Into changed.
+  auto JoinChanged = [&](PendingState &Into, const PendingState &From) {
+    PendingState Before = Into;
+    Into.join(From, Prefer);
+    return !(Into == Before);
+  };
   auto JoinInto = [&](std::optional<PendingState> &Into,
                       const PendingState &From) {
     if (!Into) {
       Into = From;
       return true;
     }
-    PendingState Before = *Into;
-    Into->join(From, [&](const MissNote &A, const MissNote &B) {
-      return preferNote(A, B);
-    });
-    return !(*Into == Before);
+    return JoinChanged(*Into, From);
   };
 
   auto RunBlock = [&](const CFGBlock &B, bool Reporting,
@@ -663,10 +665,7 @@ std::optional<PendingState> Solver::run() {
       if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()])
         Changed = JoinInto(Order.isBackEdge(&B, Succ) ? H->Back : H->Entry,
                            Edge);
-      PendingState &Target = In[Succ->getBlockID()];
-      PendingState Before = Target;
-      Target.join(Edge, Prefer);
-      if (Changed || !(Target == Before))
+      if (JoinChanged(In[Succ->getBlockID()], Edge) || Changed)
         Enqueue(Succ);
     }
   };
