@@ -102,6 +102,8 @@ public:
   const CallExpr *rootCall() const { return RootCall; }
 
   RootKind rootKind() const { return Root; }
+  /// For RootKind::Decl: the declaration (null for other roots).
+  const ValueDecl *rootDecl() const { return RootDecl; }
   llvm::ArrayRef<PathStep> steps() const { return Steps; }
   bool empty() const { return Root == RootKind::None; }
 

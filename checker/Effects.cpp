@@ -43,6 +43,7 @@ private:
   /// Is a call's callee something the analysis looks into or knows?
   bool isModelledCall(const CallExpr *C) const;
   void collectCallEffects();
+  void addDestructorCall(const VarDecl *V, SourceLocation ScopeEnd);
   template <class Args>
   void addLambdaArgs(const Expr *Call, Args Arguments,
                      const NamedDecl *Callee);
@@ -297,6 +298,54 @@ void EffectBuilder::collectCallEffects() {
   }
   for (const CXXConstructExpr *T : F.ThreadStarts)
     addLambdaArgs(T, T->arguments(), T->getConstructor()->getParent());
+  for (const auto &[V, ScopeEnd] : F.DestroyedVars)
+    addDestructorCall(V, ScopeEnd);
+}
+
+/// A reference to V located At: the object of a destructor call (at V's
+/// declaration, which spells its name), or where the call runs.
+static Expr *refAt(ASTContext &Ctx, const VarDecl *V, SourceLocation At) {
+  return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                             const_cast<VarDecl *>(V),
+                             /*RefersToEnclosingVariableOrCapture=*/false, At,
+                             V->getType(), VK_LValue);
+}
+
+/// The call `V.~T()` that ends V's lifetime, built for the summary
+/// machinery (which rebases `this` to the object called on, spelled as
+/// written at V's declaration).
+static const CallExpr *destructorCall(ASTContext &Ctx, const VarDecl *V,
+                                      CXXDestructorDecl *Dtor) {
+  SourceLocation At = V->getLocation();
+  Expr *Object = refAt(Ctx, V, At);
+  auto *Callee = MemberExpr::CreateImplicit(Ctx, Object, /*IsArrow=*/false,
+                                            Dtor, Ctx.BoundMemberTy,
+                                            VK_PRValue, OK_Ordinary);
+  return CXXMemberCallExpr::Create(Ctx, Callee, {}, Ctx.VoidTy, VK_PRValue,
+                                   At, FPOptionsOverride());
+}
+
+/// A local object's destructor with a visible body (`~Guard() {
+/// cudaStreamSynchronize(s_); }`): its summary applies, on the object,
+/// wherever the object goes out of scope.
+void EffectBuilder::addDestructorCall(const VarDecl *V,
+                                      SourceLocation ScopeEnd) {
+  const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
+  CXXDestructorDecl *Dtor = RD ? RD->getDestructor() : nullptr;
+  if (!Dtor || !summarizable(Dtor, Ctx.getSourceManager()))
+    return;
+  const CallExpr *C = destructorCall(Ctx, V, Dtor);
+  const HelperSummary *S = R.summaryOf(Dtor, bindings(C, Dtor));
+  if (!S)
+    return;
+  Effect Ev(Effect::Call);
+  Ev.Anchor = C;
+  Ev.CE = C;
+  Ev.Summary = S;
+  Ev.Var = V;
+  Ev.Loc = refAt(Ctx, V, ScopeEnd);
+  Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
+  Out.List.push_back(std::move(Ev));
 }
 
 /// Lambdas handed to a function (`std::for_each(.., [&](int i) {

@@ -10,7 +10,9 @@
 //  - Api: a modelled call (a sync, record, query, stream-ordered work ...);
 //  - KernelLaunch: `k<<<g, b, m, s>>>(...)`, stream-ordered work;
 //  - Call: a helper with a visible body, with its summary and the copies
-//    it leaves in flight at the call;
+//    it leaves in flight at the call; also the destructor of a local
+//    object, as a call on the variable (Var), applied where the variable
+//    goes out of scope (the CFG's implicit destructor elements);
 //  - LambdaArg: a lambda handed to a function, which may run it;
 //  - Write: a local variable gets a new value (branch conditions on it no
 //    longer hold).
@@ -38,7 +40,9 @@ struct Effect {
   // Access, LambdaArg
   std::string Buffer; ///< Access: alias class key of the buffer
   AccessKind AK = AccessKind::Read;
-  const Expr *Loc = nullptr;  ///< the accessing expression
+  /// Access: the accessing expression; Call of a destructor: where it runs
+  /// (the end of the object's scope), where its effects are noted.
+  const Expr *Loc = nullptr;
   const Expr *Name = nullptr; ///< the tracked buffer as named there
   /// Access: a constant element of an array of buffers (CopySite::Element).
   std::optional<long long> Element;
@@ -50,7 +54,9 @@ struct Effect {
   const ApiEntry *Entry = nullptr;
   const HelperSummary *Summary = nullptr; ///< Call: null if opaque;
                                           ///< LambdaArg: the lambda's
-  const VarDecl *Var = nullptr;           ///< Write: the variable
+  /// Write: the variable; Call: the local object whose destructor this is
+  /// (then CE is a synthetic call `var.~T()`, see destructorCall).
+  const VarDecl *Var = nullptr;
   const CXXMethodDecl *Lambda = nullptr;  ///< LambdaArg: its call operator
   /// Call: copies it leaves pending (id, index in the summary's
   /// CopiesLeftPending).

@@ -4,6 +4,7 @@
 #include "ExprUtils.h"
 #include "TorchModel.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
 
@@ -121,6 +122,27 @@ public:
           escape(V);
     return true;
   }
+  bool VisitDeclStmt(DeclStmt *DS) {
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      const CXXRecordDecl *RD =
+          V ? V->getType()->getAsCXXRecordDecl() : nullptr;
+      if (!RD || !V->hasLocalStorage() || !RD->hasDefinition() ||
+          !RD->hasNonTrivialDestructor())
+        continue;
+      const CXXDestructorDecl *Dtor = RD->getDestructor();
+      if (!Dtor || !Dtor->hasBody())
+        continue;
+      const Stmt *Scope = I.PM.getParent(DS);
+      SourceLocation End =
+          Scope ? (isa<CompoundStmt>(Scope)
+                       ? cast<CompoundStmt>(Scope)->getRBracLoc()
+                       : Scope->getEndLoc())
+                : DS->getEndLoc();
+      I.DestroyedVars.push_back({V, End});
+    }
+    return true;
+  }
   bool VisitVarDecl(VarDecl *V) {
     if (const Expr *Init = V->getInit())
       escapeIfBound(V->getType(), Init); // bool &r = flag;
@@ -232,10 +254,172 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
     return S;
   }
   S.K = StreamRef::Named;
-  S.Path = AccessPath::of(E);
+  S.Path = handleOf(E);
   S.Elements = elementsOf(E);
   S.NonBlocking = isNonBlockingStream(S.Path);
   return S;
+}
+
+namespace {
+/// Member expressions naming Field of `this` in a member function's body,
+/// and the member functions it calls on `this`.
+struct ThisMemberUses : RecursiveASTVisitor<ThisMemberUses> {
+  const FieldDecl *Field;
+  std::vector<const MemberExpr *> Uses;
+  std::vector<const CXXMethodDecl *> Calls;
+  explicit ThisMemberUses(const FieldDecl *F) : Field(F) {}
+  bool VisitMemberExpr(MemberExpr *M) {
+    if (!isa_and_nonnull<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+      return true;
+    if (M->getMemberDecl() == Field)
+      Uses.push_back(M);
+    else if (const auto *Method = dyn_cast<CXXMethodDecl>(M->getMemberDecl()))
+      Calls.push_back(Method);
+    return true;
+  }
+};
+
+/// Does member function Method (analysed by A, over its body) change
+/// Field of `this`? Other member functions it calls on `this` are added to
+/// Calls when they are neither const nor static.
+bool changesThisMember(ExprMutationAnalyzer &A, const FunctionDecl *Method,
+                       const FieldDecl *Field,
+                       std::vector<const CXXMethodDecl *> *Calls = nullptr) {
+  ThisMemberUses Uses(Field);
+  Uses.TraverseStmt(Method->getBody());
+  for (const MemberExpr *M : Uses.Uses)
+    if (A.isMutated(M))
+      return true;
+  if (Calls)
+    for (const CXXMethodDecl *Callee : Uses.Calls)
+      if (!Callee->isConst() && !Callee->isStatic())
+        Calls->push_back(Callee);
+  return false;
+}
+} // namespace
+
+AccessPath FunctionFacts::handleValue(const AccessPath &P) const {
+  AccessPath Value = P;
+  for (int Step = 0; Step < 4; ++Step) {
+    const Expr *Init = handleInit(Value);
+    if (!Init)
+      break;
+    AccessPath Next = AccessPath::of(Init);
+    if (Next.rootKind() != AccessPath::RootKind::Decl &&
+        Next.rootKind() != AccessPath::RootKind::This)
+      break; // a call's result, a literal: not followed
+    Value = std::move(Next);
+  }
+  return Value;
+}
+
+const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
+  const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
+  if (P.rootKind() != AccessPath::RootKind::Decl || !V ||
+      !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->isInitCapture() ||
+      V->getType()->isReferenceType() || V->getParentFunctionOrMethod() != FD ||
+      !V->getInit() || MutatedVars.count(V) || AddressTaken.count(V))
+    return nullptr;
+  llvm::ArrayRef<PathStep> Steps = P.steps();
+  if (Steps.empty())
+    return V->getType()->isRecordType() ? nullptr : strip(V->getInit());
+  const auto *Field = Steps.size() == 1 && Steps[0].K == PathStep::Dot
+                          ? dyn_cast_or_null<FieldDecl>(Steps[0].Member)
+                          : nullptr;
+  if (!Field || Field->getType()->isReferenceType() ||
+      memberChanged(V, Field))
+    return nullptr;
+  const Expr *Init = V->getInit()->IgnoreImplicit();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Init))
+    Init = Cast->getSubExpr()->IgnoreImplicit(); // auto g = Guard(s);
+  if (const auto *L = dyn_cast<InitListExpr>(Init)) {
+    if (L->isSemanticForm() && Field->getParent() == V->getType()->getAsRecordDecl()) {
+      unsigned Index = Field->getFieldIndex();
+      if (Index < L->getNumInits())
+        return strip(L->getInit(Index));
+    }
+    return nullptr;
+  }
+  const auto *C = dyn_cast<CXXConstructExpr>(Init);
+  const CXXConstructorDecl *Ctor = nullptr;
+  if (!C || !C->getConstructor()->hasBody() ||
+      !(Ctor = dyn_cast<CXXConstructorDecl>(
+            C->getConstructor()->getDefinition())))
+    return nullptr;
+  for (const CXXCtorInitializer *MI : Ctor->inits()) {
+    if (MI->getMember() != Field || !MI->isWritten())
+      continue;
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(MI->getInit()));
+    const auto *PD = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (!PD || PD->getType()->isRValueReferenceType() ||
+        PD->getFunctionScopeIndex() >= C->getNumArgs() ||
+        isa<CXXDefaultArgExpr>(C->getArg(PD->getFunctionScopeIndex())))
+      return nullptr;
+    // The constructor's body must not change the parameter or the member.
+    ExprMutationAnalyzer InCtor(*Ctor->getBody(), Ctx);
+    if (InCtor.isMutated(PD) || changesThisMember(InCtor, Ctor, Field))
+      return nullptr;
+    return strip(C->getArg(PD->getFunctionScopeIndex()));
+  }
+  return nullptr;
+}
+
+
+bool FunctionFacts::memberChanged(const VarDecl *V,
+                                  const FieldDecl *Field) const {
+  auto [It, New] = MemberChangedCache.try_emplace({V, Field}, true);
+  if (!New)
+    return It->second;
+  if (Field->isMutable())
+    return true;
+  // Member functions that may run on V: those called on it here, and those
+  // they call on `this`; each must leave Field alone.
+  std::vector<const CXXMethodDecl *> Work;
+  ExprMutationAnalyzer Here(*Body, Ctx);
+  for (const Expr *E : Candidates) {
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    if (!D || D->getDecl() != V)
+      continue;
+    const auto *M = dyn_cast_or_null<MemberExpr>(
+        PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(D)));
+    if (M && M->getMemberDecl() == Field) {
+      if (Here.isMutated(M))
+        return true;
+      continue;
+    }
+    if (M && isa<FieldDecl>(M->getMemberDecl()))
+      continue; // another member
+    if (const auto *Method =
+            M ? dyn_cast<CXXMethodDecl>(M->getMemberDecl()) : nullptr) {
+      if (!Method->isConst() && !Method->isStatic())
+        Work.push_back(Method);
+      continue;
+    }
+    // The object itself: copied is fine, assigned or bound to a non-const
+    // reference is not.
+    if (Here.isMutated(D))
+      return true;
+  }
+  std::set<const CXXMethodDecl *> Seen;
+  while (!Work.empty()) {
+    const CXXMethodDecl *Method = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(Method).second)
+      continue;
+    if (Seen.size() > 16)
+      return true; // too many to read
+    const FunctionDecl *Def = nullptr;
+    if (isa<CXXConstructorDecl>(Method) || isa<CXXDestructorDecl>(Method))
+      continue; // run at construction, or after the last use
+    if (!Method->hasBody(Def) || !Def || Method->isVirtual())
+      return true; // cannot tell what it does
+    ExprMutationAnalyzer InMethod(*Def->getBody(), Ctx);
+    if (changesThisMember(InMethod, Def, Field, &Work))
+      return true;
+  }
+  It = MemberChangedCache.find({V, Field});
+  It->second = false;
+  return false;
 }
 
 bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
@@ -250,7 +434,7 @@ bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
       continue;
     // streamOf is not const (its cache); the identity alone is needed.
     const Expr *StreamE = strip(arg(C, E->StreamArg));
-    if (!StreamE || AccessPath::of(StreamE) != S.Path)
+    if (!StreamE || handleOf(StreamE) != S.Path)
       continue;
     if (Last && SM.isBeforeInTranslationUnit(C->getBeginLoc(),
                                              Last->getBeginLoc()))

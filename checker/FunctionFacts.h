@@ -28,6 +28,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseMap.h"
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -76,6 +77,13 @@ public:
   /// Variables whose address escapes (&v, bound to a non-const reference,
   /// captured by reference): their value may change behind the analysis.
   std::set<const VarDecl *> AddressTaken;
+  /// Local variables of class type whose destructor has a body the check
+  /// reads (summarizable): it runs where each goes out of scope (the CFG's
+  /// CFGAutomaticObjDtor elements), as a call on the variable. In
+  /// declaration order, each with the end of its scope (the closing brace
+  /// of the block declaring it, or the end of the statement whose
+  /// condition or init-statement does).
+  std::vector<std::pair<const VarDecl *, SourceLocation>> DestroyedVars;
 
   //--- Derived --------------------------------------------------------------
   AliasClasses Aliases;
@@ -101,6 +109,26 @@ public:
   /// The stream an argument names; null: the argument was omitted (the
   /// default stream).
   StreamRef streamOf(const Expr *E);
+  /// The stream or event a handle path holds, by value (a handle is a
+  /// pointer: copying it names the same stream). Followed, up to 4 steps:
+  ///  - a local variable (not a parameter, not an init-capture, whose
+  ///    summary names the caller's object by it, not a reference) of non-class
+  ///    type, never changed after its initialiser and whose address does
+  ///    not escape: `cudaStream_t t = s;` holds s;
+  ///  - a member of a local object, `c.m`, initialised by aggregate
+  ///    initialisation (`Ctx c{s}`) or by a constructor with a visible body
+  ///    whose member initialiser copies one of its parameters (`Guard(
+  ///    cudaStream_t s) : s_(s) {}` at `Guard g(s)`), when neither this
+  ///    function (ExprMutationAnalyzer), nor the constructor's body, nor a
+  ///    non-const member function called on the object changes it (a
+  ///    member function without a visible body might: then not followed).
+  /// Only to a path rooted at a variable or `this` (a call's result is not
+  /// followed: two calls may return different streams). Else P itself.
+  AccessPath handleValue(const AccessPath &P) const;
+  /// handleValue(AccessPath::of(E)).
+  AccessPath handleOf(const Expr *E) const {
+    return handleValue(AccessPath::of(E));
+  }
   /// Which elements of an array or container of streams or events an
   /// expression names (ElementRange): `s[c]` with c constant, `s[i]` with i
   /// the induction variable of a loop around the expression that runs it
@@ -194,6 +222,11 @@ private:
   loopRange(const VarDecl *V, const Stmt *At) const;
   bool within(const Stmt *S, const Stmt *Ancestor) const;
   StreamRef computeStreamOf(const Expr *E);
+  /// One step of handleValue: the expression P was initialised from.
+  const Expr *handleInit(const AccessPath &P) const;
+  /// Does anything change member Field of local object V after its
+  /// construction (see handleValue)?
+  bool memberChanged(const VarDecl *V, const FieldDecl *Field) const;
   void buildAliasesAndProvenance();
   void applyTensorOrigin(const AccessPath &Tensor, const Expr *Rhs);
   void collectQueryVars();
@@ -205,6 +238,9 @@ private:
   std::vector<StreamSetter> Setters;
   std::set<AccessPath> NonBlockingStreams;
   llvm::DenseMap<const Expr *, StreamRef> StreamCache; ///< streamOf's
+  /// memberChanged's answers.
+  mutable std::map<std::pair<const VarDecl *, const FieldDecl *>, bool>
+      MemberChangedCache;
   std::vector<const CallExpr *> CaptureCalls; ///< begin / end of a capture
   bool Broken = false;
 };

@@ -180,6 +180,7 @@ bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
   if (Init) {
     S = F.streamOf(Init);
   } else {
+    S.Path = F.handleValue(S.Path); // `g.s_` of `Guard g(s)` is s
     S.NonBlocking = F.isNonBlockingStream(S.Path);
     S.Elements.reset(); // the helper's loops are not the caller's
   }
@@ -218,11 +219,11 @@ std::optional<AccessPath> eventAtCall(FunctionFacts &F, int Param,
       return std::nullopt;
     if (Arg)
       *Arg = A;
-    return AccessPath::of(A);
+    return F.handleOf(A);
   }
   if (!nameAtCall(F, Event.Path, Event.Spelling, Call, Lambda))
     return std::nullopt;
-  return Event.Path;
+  return F.handleValue(Event.Path);
 }
 
 /// Does one of a helper's guard events (synchronized before its accesses
@@ -295,7 +296,10 @@ const FunctionDecl *summarizable(const FunctionDecl *FD,
   if (!FD || !FD->hasBody(Def) || !Def || Def->isTemplated() ||
       Def->isInvalidDecl() || SM.isInSystemHeader(Def->getLocation()))
     return nullptr;
-  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual())
+  // A destructor is summarized for local objects (Effects), whose dynamic
+  // type is their declared type: a virtual one is the one that runs.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def);
+      M && M->isVirtual() && !isa<CXXDestructorDecl>(M))
     return nullptr;
   return Def;
 }
@@ -737,6 +741,8 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   FunctionFacts &F = Sv.facts();
   const CallExpr *C = Ev.CE;
   const HelperSummary *S = Ev.Summary;
+  // Where its effects are noted: the call, or where a destructor runs.
+  const Expr *Where = Ev.Loc ? Ev.Loc : C;
   unsigned NumArgs = C->getNumArgs();
   unsigned Shift = argShift(C);
   // A lambda is named by its variable (`read(h)`: "passed to 'read'").
@@ -792,17 +798,17 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     applyNamedAccesses(Sv, St, *S, C, Lambda, C, AccessKind::UsedByLambda,
                        LambdaVar);
   else
-    applyNamedAccesses(Sv, St, *S, C, nullptr, C, AccessKind::UsedByCallee,
+    applyNamedAccesses(Sv, St, *S, C, nullptr, Where, AccessKind::UsedByCallee,
                        C->getDirectCallee());
   for (StreamRef Synced : S->SyncsStreams)
     if (streamAtCall(F, Synced, C, Lambda))
-      Sv.syncStream(St, Synced, C);
+      Sv.syncStream(St, Synced, Where);
   for (HelperSummary::EventRef Synced : S->SyncsEvents)
     if (nameAtCall(F, Synced.Path, Synced.Spelling, C, Lambda))
-      Sv.syncEvent(St, Synced.Path, Synced.Spelling, C);
+      Sv.syncEvent(St, F.handleValue(Synced.Path), Synced.Spelling, Where);
   for (unsigned J = 0; J < S->SyncsEventParam.size(); ++J)
     if (S->SyncsEventParam[J] && J + Shift < NumArgs)
-      Sv.syncEvent(St, C->getArg(J + Shift), C);
+      Sv.syncEvent(St, C->getArg(J + Shift), Where);
   // The records' events as this caller names them (for CoveredBy).
   std::vector<std::optional<AccessPath>> RecordedEvents(
       S->RecordsEvents.size());
@@ -817,7 +823,7 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
         streamAtCall(F, Rec.StreamParam, Rec.Stream, C, Lambda);
     if (!On)
       continue;
-    Sv.recordEvent(St, *EventKey, *On, C, EventArg);
+    Sv.recordEvent(St, *EventKey, *On, Where, EventArg);
     RecordedEvents[N] = *EventKey;
   }
   if (S->SyncsDevice) {
@@ -825,7 +831,7 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   } else {
     for (unsigned J = 0; J < S->SyncsStreamParam.size(); ++J)
       if (S->SyncsStreamParam[J] && J + Shift < NumArgs)
-        Sv.syncStream(St, F.streamOf(C->getArg(J + Shift)), C);
+        Sv.syncStream(St, F.streamOf(C->getArg(J + Shift)), Where);
   }
   // Copies it leaves in flight, issued after its records: a record the
   // helper made after a copy covers it.
@@ -846,7 +852,7 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
       const StreamRef &On = *At;
       PendingState::EventInfo &Wait = St.Waits[On.identity()];
       Wait.Stream = On;
-      Wait.Record = C;
+      Wait.Record = Where;
       Wait.Covered.insert(Sv.classOf(Id));
     }
   }

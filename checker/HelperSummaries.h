@@ -127,8 +127,9 @@ struct HelperSummary {
 };
 
 /// Helpers whose bodies are looked through: defined outside system headers,
-/// not templated patterns, not virtual (an override may run instead). The
-/// definition, or null.
+/// not templated patterns, not virtual (an override may run instead; a
+/// destructor is summarized only for local objects, whose type is exact).
+/// The definition, or null.
 const FunctionDecl *summarizable(const FunctionDecl *FD,
                                  const SourceManager &SM);
 

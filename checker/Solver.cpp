@@ -117,7 +117,7 @@ void Solver::syncStream(PendingState &St, const StreamRef &S,
 void Solver::syncEvent(PendingState &St, const Expr *EventE,
                        const Expr *Where) {
   std::optional<ElementRange> Elements = F.elementsOf(EventE);
-  syncEvent(St, AccessPath::of(EventE), spelling(EventE, Ctx), Where,
+  syncEvent(St, F.handleOf(EventE), spelling(EventE, Ctx), Where,
             Elements ? &*Elements : nullptr);
 }
 void Solver::syncEvent(PendingState &St, const AccessPath &Key,
@@ -299,7 +299,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
                       ? F.currentStreamAt(C->getBeginLoc())
                       : F.streamOf(arg(C, E.StreamArg));
-    recordEvent(St, AccessPath::of(arg(C, E.EventArg)), S, C,
+    recordEvent(St, F.handleOf(arg(C, E.EventArg)), S, C,
                 arg(C, E.EventArg));
     return;
   }
@@ -320,7 +320,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     return;
   }
   case ApiRole::EventQuery: {
-    auto Info = St.Events.find(AccessPath::of(arg(C, E.EventArg)));
+    auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();
     std::string EventName = spelling(arg(C, E.EventArg), Ctx);
@@ -344,7 +344,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     note(St, E.Miss, C, &S);
     if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
       // cudaStreamWaitEvent(S, e): S's later work waits for e.
-      auto Info = St.Events.find(AccessPath::of(arg(C, E.EventArg)));
+      auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
       if (Info != St.Events.end()) {
         PendingState::EventInfo &Wait =
             St.Waits[S.identity()];
@@ -537,18 +537,28 @@ std::optional<PendingState> Solver::run() {
     return PendingState{};
   CFG::BuildOptions BO;
   BO.setAllAlwaysAdd();
+  // Destructors of local objects where they go out of scope (Effects
+  // summarizes those with visible bodies).
+  BO.AddImplicitDtors = !F.DestroyedVars.empty();
   std::unique_ptr<CFG> Cfg =
       CFG::buildCFG(F.FD, const_cast<Stmt *>(F.Body), &Ctx, BO);
   if (!Cfg)
     return std::nullopt;
 
   // Effects attach to the CFG element of their anchor (or its nearest
-  // ancestor that is one).
+  // ancestor that is one); a destructor's, to each element where its
+  // variable is destroyed (every exit from its scope).
   llvm::DenseMap<const Stmt *, std::pair<unsigned, unsigned>> ElementOf;
+  llvm::DenseMap<const VarDecl *,
+                 llvm::SmallVector<std::pair<unsigned, unsigned>, 2>>
+      DestroyedAt;
   for (const CFGBlock *B : *Cfg)
-    for (unsigned I = 0; I < B->size(); ++I)
+    for (unsigned I = 0; I < B->size(); ++I) {
       if (auto S = (*B)[I].getAs<CFGStmt>())
         ElementOf.try_emplace(S->getStmt(), B->getBlockID(), I);
+      else if (auto D = (*B)[I].getAs<CFGAutomaticObjDtor>())
+        DestroyedAt[D->getVarDecl()].emplace_back(B->getBlockID(), I);
+    }
   std::vector<std::vector<std::vector<unsigned>>> At(Cfg->getNumBlockIDs());
   for (const CFGBlock *B : *Cfg)
     At[B->getBlockID()].resize(B->size());
@@ -558,6 +568,11 @@ std::optional<PendingState> Solver::run() {
     for (unsigned N = 0; N < Effects.List.size(); ++N) {
       if ((Effects.List[N].K == Effect::Access) != Accesses)
         continue;
+      if (Effects.List[N].K == Effect::Call && Effects.List[N].Var) {
+        for (auto [Block, Index] : DestroyedAt.lookup(Effects.List[N].Var))
+          At[Block][Index].push_back(N);
+        continue;
+      }
       const Stmt *S = Effects.List[N].Anchor;
       while (S && !ElementOf.count(S))
         S = F.PM.getParent(S);

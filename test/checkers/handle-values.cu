@@ -1,0 +1,198 @@
+// Stream and event handles are values: a copy of a handle names the same
+// stream or event. Followed: a local variable initialised from another
+// handle and never changed after (`cudaStream_t t = s;`), and a member of a
+// local object set from a constructor's parameter (`Syncer g(s)` with
+// `Syncer(cudaStream_t s) : s_(s) {}`) or by aggregate initialisation
+// (`Pair p{s, t}`), when nothing changes it afterwards: neither this
+// function, nor the constructor's body, nor a member function called on the
+// object. Where something may change it, the copy is its own name again.
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+void consumeValue(float v);
+void takeStream(cudaStream_t &s);
+
+//===--- Local copies of a handle -----------------------------------------===//
+
+void syncThroughLocalCopy(float *h, const float *d, cudaStream_t s) {
+  cudaStream_t t = s;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(t);
+  consumeValue(h[0]);
+}
+
+void syncThroughCopyOfCopy(float *h, const float *d, cudaStream_t s) {
+  cudaStream_t t = s;
+  cudaStream_t u = t;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, u);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+void syncThroughLocalCopyOfAnother(float *h, const float *d, cudaStream_t s,
+                                   cudaStream_t other) {
+  cudaStream_t t = other;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(t);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
+}
+
+void localCopyReassigned(float *h, const float *d, cudaStream_t s,
+                         cudaStream_t other) {
+  cudaStream_t t = s;
+  t = other;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(t);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
+}
+
+void localCopyPassedByReference(float *h, const float *d, cudaStream_t s) {
+  cudaStream_t t = s;
+  takeStream(t); // may point t at another stream
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(t);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
+}
+
+void eventThroughLocalCopy(float *h, const float *d, cudaStream_t s,
+                           cudaEvent_t e) {
+  cudaEvent_t done = e;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaEventSynchronize(done);
+  consumeValue(h[0]);
+}
+
+void eventCopyOfAnother(float *h, const float *d, cudaStream_t s,
+                        cudaEvent_t e, cudaEvent_t f) {
+  cudaEvent_t done = f;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaEventSynchronize(done);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: event 'done' is synchronized here, but it is not recorded after the copy on every path to this point
+}
+
+//===--- Members of a local object ----------------------------------------===//
+
+struct Pair {
+  cudaStream_t copy, compute;
+};
+
+void syncThroughAggregateMember(float *h, const float *d, cudaStream_t s,
+                                cudaStream_t t) {
+  Pair p{s, t};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(p.copy);
+  consumeValue(h[0]);
+}
+
+void syncThroughOtherAggregateMember(float *h, const float *d, cudaStream_t s,
+                                     cudaStream_t t) {
+  Pair p{s, t};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(p.compute);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'p.compute', not stream 's', the copy's stream
+}
+
+void aggregateMemberAssigned(float *h, const float *d, cudaStream_t s,
+                             cudaStream_t t) {
+  Pair p{s, t};
+  p.copy = t;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(p.copy);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'p.copy', not stream 's', the copy's stream
+}
+
+class Syncer {
+public:
+  explicit Syncer(cudaStream_t s) : s_(s) {}
+  void sync() { cudaStreamSynchronize(s_); }
+  void log() { ++calls_; }
+  void retarget(cudaStream_t t) { s_ = t; }
+  void opaque();
+  cudaStream_t stream() const { return s_; }
+
+private:
+  cudaStream_t s_;
+  int calls_ = 0;
+};
+
+void memberSyncOfConstructorArgument(float *h, const float *d,
+                                     cudaStream_t s) {
+  Syncer g(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  g.log();
+  g.sync();
+  consumeValue(h[0]);
+}
+
+void memberSyncOfAnotherArgument(float *h, const float *d, cudaStream_t s,
+                                 cudaStream_t t) {
+  Syncer g(t);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  g.sync();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'g.s_', not stream 's', the copy's stream
+}
+
+void memberRetargeted(float *h, const float *d, cudaStream_t s,
+                      cudaStream_t t) {
+  Syncer g(s);
+  g.retarget(t);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  g.sync();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'g.s_', not stream 's', the copy's stream
+}
+
+void memberAfterOpaqueMethod(float *h, const float *d, cudaStream_t s) {
+  Syncer g(s);
+  g.opaque(); // no visible body: may change s_
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  g.sync();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'g.s_', not stream 's', the copy's stream
+}
+
+void copyOnAccessorStream(float *h, const float *d, cudaStream_t s) {
+  auto g = Syncer(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, g.stream());
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+class Rebinding {
+public:
+  Rebinding(cudaStream_t s, cudaStream_t t) : s_(s) { s_ = t; }
+  void sync() { cudaStreamSynchronize(s_); }
+
+private:
+  cudaStream_t s_;
+};
+
+void constructorBodyChangesMember(float *h, const float *d, cudaStream_t s,
+                                  cudaStream_t t) {
+  Rebinding g(s, t);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  g.sync();
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'g.s_', not stream 's', the copy's stream
+}
