@@ -12,7 +12,10 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
                                              const HostAccessContext &Ctx) {
   const ParentMap &PM = Ctx.PM;
   const Stmt *Cur = Node;
-  bool Element = false; // Cur denotes an element, not the pointer/object
+  // Cur denotes storage (an element, or a scalar destination such as `v` of
+  // `cudaMemcpyAsync(&v, ...)`), not a pointer or an object holding one.
+  bool Element = Node->getType()->isArithmeticType() ||
+                 Node->getType()->isEnumeralType();
   auto Emit = [&](AccessKind K, const Stmt *Anchor,
                   const NamedDecl *Callee = nullptr) {
     return std::optional<HostAccess>(
@@ -167,6 +170,9 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         Cur = P;
         continue;
       }
+      // A kernel's by-value argument is read on the host at the launch.
+      if (Element && isa<CUDAKernelCallExpr>(C))
+        return Emit(AccessKind::Read, C);
       if (Ctx.isModelledCall(C))
         return std::nullopt; // its own transfer function handles the argument
       if (!Element &&
