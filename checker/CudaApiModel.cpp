@@ -317,6 +317,7 @@ std::vector<ApiEntry> buildTable() {
   {
     ApiEntry E{"cudaMemcpyBatchAsync", ApiRole::AsyncBatchCopy};
     E.DstArg = 0;
+    E.SrcArg = 1;
     E.StreamArg = 7;
     T.push_back(E);
     ApiEntry Ops{"cudaMemcpy3DBatchAsync", ApiRole::AsyncBatchCopy};

@@ -49,6 +49,8 @@ private:
                      const NamedDecl *Callee);
   void collectBatchCopy(const CallExpr *C, const ApiEntry &E);
   void collectTorchCopy(const CallExpr *C, const ApiEntry &E);
+  void bindResult(const CallExpr *C, bool Pageable, const StreamRef &S,
+                  const Expr *Inner);
   void collectAccessEffects();
   /// An occurrence of a buffer of alias class Class: its host access, if
   /// any, becomes an Access effect.
@@ -295,6 +297,15 @@ void EffectBuilder::collectCallEffects() {
       });
     }
     Out.List.push_back(std::move(Ev));
+    // Copies into what it returns: the call's result is their destination
+    // (issued after the call's own effects, which came before them).
+    if (S)
+      for (const HelperSummary::PendingCopy &PC : S->CopiesLeftPending) {
+        StreamRef On = pendingCopyStream(F, PC, C, CalleeLambda);
+        if (PC.Returned && (!PC.Pageable || StrictMode) &&
+            !F.capturing(C, On))
+          bindResult(C, PC.Pageable, On, PC.Copy);
+      }
   }
   for (const CXXConstructExpr *T : F.ThreadStarts)
     addLambdaArgs(T, T->arguments(), T->getConstructor()->getParent());
@@ -395,59 +406,81 @@ void EffectBuilder::addLambdaArgs(const Expr *Call, Args Arguments,
 /// each copy follows from the pointers: a destination known to be host
 /// memory (pinned, or pageable under StrictMode) becomes pending.
 void EffectBuilder::collectBatchCopy(const CallExpr *C, const ApiEntry &E) {
-  const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(arg(C, E.DstArg)));
-  const auto *Array = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  if (!Array)
-    return;
   bool Ops = E.Struct == ParamsStructKind::Batch3DOps;
-  // Per slot (its index, as written), the last value stored before the
-  // call: a slot reused for another buffer holds only the latest.
-  std::map<std::string, const Expr *> Slots;
-  const Expr *ArrayInit =
-      Array->getInit() ? Array->getInit()->IgnoreImplicit() : nullptr;
-  if (const auto *Init = dyn_cast_or_null<InitListExpr>(ArrayInit);
-      Init && !Ops)
-    for (unsigned N = 0; N < Init->getNumInits(); ++N)
-      Slots[std::to_string(N)] = Init->getInit(N);
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const FunctionFacts::Assignment &A : F.Assigns) {
-    if (!A.Lhs || !SM.isBeforeInTranslationUnit(A.Lhs->getBeginLoc(),
-                                                C->getBeginLoc()))
-      continue;
-    const Expr *L = strip(A.Lhs);
-    if (Ops) { // ops[i].dst.op.ptr.ptr
-      bool Match = true;
-      for (llvm::StringRef Field :
-           paramsStructFields(E.Struct).DstPathInElement) {
-        const auto *M = dyn_cast<MemberExpr>(L);
-        if (!M || !M->getMemberDecl()->getIdentifier() ||
-            M->getMemberDecl()->getName() != Field) {
-          Match = false;
-          break;
-        }
-        L = strip(M->getBase());
-      }
-      if (!Match)
+  // Per slot of an array argument (its index, as written), the last value
+  // stored before the call: a slot reused for another buffer holds only the
+  // latest. Ops: the destination inside each element (ops[i].dst.op.ptr.ptr).
+  auto SlotsOf = [&](const Expr *ArrayArg, bool InOps)
+      -> std::optional<std::map<std::string, const Expr *>> {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(ArrayArg));
+    const auto *Array = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!Array)
+      return std::nullopt;
+    std::map<std::string, const Expr *> Slots;
+    const Expr *ArrayInit =
+        Array->getInit() ? Array->getInit()->IgnoreImplicit() : nullptr;
+    if (const auto *Init = dyn_cast_or_null<InitListExpr>(ArrayInit);
+        Init && !InOps)
+      for (unsigned N = 0; N < Init->getNumInits(); ++N)
+        Slots[std::to_string(N)] = Init->getInit(N);
+    for (const FunctionFacts::Assignment &A : F.Assigns) {
+      if (!A.Lhs || !SM.isBeforeInTranslationUnit(A.Lhs->getBeginLoc(),
+                                                  C->getBeginLoc()))
         continue;
-    }
-    const auto *Sub = dyn_cast<ArraySubscriptExpr>(L);
-    const auto *Base =
-        Sub ? dyn_cast<DeclRefExpr>(strip(Sub->getBase())) : nullptr;
-    if (Base && Base->getDecl() == Array) {
-      auto Index = evalInt(Sub->getIdx(), Ctx);
-      Slots[Index ? std::to_string(*Index)
+      const Expr *L = strip(A.Lhs);
+      if (InOps) { // ops[i].dst.op.ptr.ptr
+        bool Match = true;
+        for (llvm::StringRef Field :
+             paramsStructFields(E.Struct).DstPathInElement) {
+          const auto *M = dyn_cast<MemberExpr>(L);
+          if (!M || !M->getMemberDecl()->getIdentifier() ||
+              M->getMemberDecl()->getName() != Field) {
+            Match = false;
+            break;
+          }
+          L = strip(M->getBase());
+        }
+        if (!Match)
+          continue;
+      }
+      const auto *Sub = dyn_cast<ArraySubscriptExpr>(L);
+      const auto *Base =
+          Sub ? dyn_cast<DeclRefExpr>(strip(Sub->getBase())) : nullptr;
+      if (Base && Base->getDecl() == Array) {
+        auto Index = evalInt(Sub->getIdx(), Ctx);
+        Slots[Index ? std::to_string(*Index)
                     : AccessPath::of(Sub->getIdx()).key()] = A.Rhs;
+      }
     }
-  }
-  std::vector<const Expr *> Dsts;
-  for (const auto &[Slot, Value] : Slots)
-    Dsts.push_back(Value);
-  for (const Expr *Dst : Dsts) {
+    return Slots;
+  };
+  auto Dsts = SlotsOf(arg(C, E.DstArg), Ops);
+  if (!Dsts)
+    return;
+  std::map<std::string, const Expr *> Srcs;
+  if (!Ops && E.SrcArg != NoArg)
+    if (auto S = SlotsOf(arg(C, E.SrcArg), false))
+      Srcs = std::move(*S);
+  for (const auto &[Slot, Dst] : *Dsts) {
     const Expr *Root = bufferRoot(Dst);
     if (!Root)
       continue;
     Provenance P = F.provenanceOf(Root);
-    if (P == Provenance::Pinned ||
+    if (P == Provenance::Unknown) {
+      // The batch infers each direction from the pointers, as
+      // cudaMemcpyDefault does: a destination not known to be device
+      // memory, from a source not known to be host memory, is taken as
+      // device-to-host.
+      auto Src = Srcs.find(Slot);
+      const Expr *SrcRoot = Src != Srcs.end() ? bufferRoot(Src->second)
+                                              : nullptr;
+      Provenance SrcProv =
+          SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
+      if (SrcProv == Provenance::Pinned || SrcProv == Provenance::Pageable)
+        continue;
+    }
+    if (P == Provenance::Pinned || P == Provenance::Unknown ||
         (P == Provenance::Pageable && StrictMode))
       addCopy(C, Root, P == Provenance::Pageable,
               F.streamOf(arg(C, E.StreamArg)), nullptr);
@@ -527,7 +560,16 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
   if (ObjRoot && (F.provenanceOf(ObjRoot) == Provenance::Pageable ||
                   F.provenanceOf(ObjRoot) == Provenance::Pinned))
     return; // already on the CPU: nothing is copied from the device
-  // Where does the pinned result go?
+  bindResult(C, /*Pageable=*/false, Current, nullptr);
+}
+
+/// A call whose result is the destination of a copy in flight (`b.to(kCPU,
+/// true)`, a helper returning its pending copy's destination): the variable
+/// it initialises or is assigned to, an element of a container it is
+/// stored into, or else a temporary that its consumer reads at once (the
+/// seed: `a.copy_(b.to(kCPU, true))`). Inner: the copy inside a helper.
+void EffectBuilder::bindResult(const CallExpr *C, bool Pageable,
+                               const StreamRef &Current, const Expr *Inner) {
   const Stmt *Cur = C;
   const Stmt *P = F.PM.getParent(Cur);
   while (P && (isa<MaterializeTemporaryExpr, CXXBindTemporaryExpr,
@@ -541,10 +583,16 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
       DS && DS->isSingleDecl())
     if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
         V && !V->getType()->isReferenceType()) {
-      addCopy(C, AccessPath::ofVar(V), V->getName().str(),
-              false, Current, nullptr);
+      addCopy(C, AccessPath::ofVar(V), V->getName().str(), Pageable, Current,
+              Inner);
       return;
     }
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(P);
+      B && B->getOpcode() == BO_Assign && B->getRHS() == Cur &&
+      isa<DeclRefExpr, MemberExpr>(strip(B->getLHS()))) {
+    addCopy(C, strip(B->getLHS()), Pageable, Current, Inner); // h = get(..)
+    return;
+  }
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
       Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
       Op->getArg(1) == Cur) {
@@ -558,14 +606,14 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
         isa<DeclRefExpr, MemberExpr>(strip(Sub->getArg(0))))
       Lhs = strip(Sub->getArg(0));
     if (isa_and_nonnull<DeclRefExpr, MemberExpr>(Lhs)) {
-      addCopy(C, Lhs, false, Current, nullptr);
+      addCopy(C, Lhs, Pageable, Current, Inner);
       BindingAssignments.insert(Op);
       return;
     }
   }
   // A temporary: read by whatever consumes it.
   AccessPath Key = AccessPath::temporary(C);
-  addCopy(C, Key, spelling(C, Ctx), false, Current, nullptr);
+  addCopy(C, Key, spelling(C, Ctx), Pageable, Current, Inner);
   TemporaryCopies.push_back({C, F.Aliases.classKey(Key)});
 }
 

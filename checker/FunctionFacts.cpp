@@ -815,6 +815,15 @@ void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {
 }
 } // namespace
 
+std::vector<const Expr *> FunctionFacts::returnedValues() const {
+  std::vector<const ReturnStmt *> Returns;
+  collectReturns(Body, Returns);
+  std::vector<const Expr *> Values;
+  for (const ReturnStmt *R : Returns)
+    Values.push_back(R->getRetValue());
+  return Values;
+}
+
 const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
   const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
   const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;

@@ -189,6 +189,10 @@ public:
   /// for it. Else null.
   const Expr *returnedArgument(const Expr *E) const;
 
+  /// What this callable's return statements return (not those of lambdas
+  /// or local classes in it); null for `return;`.
+  std::vector<const Expr *> returnedValues() const;
+
   /// The pointer an allocation call writes: `&p` (or `(void **)&p`).
   const Expr *allocTarget(const CallExpr *C, const ApiEntry &E) const;
 

@@ -640,6 +640,25 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     S->RecordsEvents.push_back(ER);
     RecordCovers.push_back(&Info.Covered);
   }
+  // The buffer every return statement returns, if one: a copy's temporary
+  // result (`return g.to(kCPU, true);`) or a buffer the helper names.
+  std::optional<std::string> Returned;
+  for (const Expr *V : F.returnedValues()) {
+    std::string Class;
+    const Expr *Root = V ? bufferRoot(V) : nullptr;
+    if (const auto *RC = V ? dyn_cast<CallExpr>(strip(V)) : nullptr)
+      for (const CopySite *C : E.Copies)
+        if (C->Call == RC &&
+            C->Buffer == F.Aliases.classKey(AccessPath::temporary(RC)))
+          Class = C->Buffer;
+    if (Class.empty() && Root)
+      Class = F.Aliases.classKey(AccessPath::of(Root));
+    if (Class.empty() || (Returned && *Returned != Class)) {
+      Returned = std::string();
+      break;
+    }
+    Returned = Class;
+  }
   // Copies into parameters still in flight when the helper returns.
   for (const auto &[Id, Pend] : Exit.Pending) {
     const CopySite &C = *E.Copies[Pend.Site];
@@ -664,16 +683,26 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     if (C.Stream.K == StreamRef::Named)
       PC.StreamParam = ParamOf(C.Stream.Path);
     // Into a buffer the caller names too (a capture, a member of `this`).
+    size_t Before = S->CopiesLeftPending.size();
     for (unsigned N = 0; N < S->Named.size(); ++N)
       if (F.Aliases.classKey(S->Named[N].Path) == C.Buffer) {
         PC.DstNamed = N;
         S->CopiesLeftPending.push_back(PC);
       }
     PC.DstNamed = -1;
+    bool Named = S->CopiesLeftPending.size() != Before;
     for (unsigned P = 0; P < NP; ++P) {
       if (F.Aliases.classKey(ParamKeys[P]) != C.Buffer)
         continue;
       PC.DstParam = P;
+      S->CopiesLeftPending.push_back(PC);
+      Named = true;
+    }
+    // Into what it returns, which the caller names only by the call.
+    if (!Named && Returned && !Returned->empty() && *Returned == C.Buffer) {
+      PC.DstParam = 0;
+      PC.Returned = true;
+      PC.Pageable = C.Pageable;
       S->CopiesLeftPending.push_back(PC);
     }
   }
@@ -684,6 +713,18 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
 // Application at a call
 //===----------------------------------------------------------------------===//
 
+StreamRef pendingCopyStream(FunctionFacts &F,
+                            const HelperSummary::PendingCopy &PC,
+                            const CallExpr *C,
+                            const CXXMethodDecl *CalleeLambda) {
+  if (PC.StreamParam >= 0)
+    return F.streamOf(paramArg(C, PC.StreamParam));
+  StreamRef Stream = PC.Stream;
+  if (!streamAtCall(F, Stream, C, CalleeLambda))
+    return StreamRef{}; // an object the caller cannot name
+  return Stream;
+}
+
 std::vector<std::pair<unsigned, unsigned>>
 copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
                  const HelperSummary &S, const CallExpr *C,
@@ -691,6 +732,8 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
   std::vector<std::pair<unsigned, unsigned>> Ids;
   for (unsigned N = 0; N < S.CopiesLeftPending.size(); ++N) {
     const HelperSummary::PendingCopy &PC = S.CopiesLeftPending[N];
+    if (PC.Returned)
+      continue; // the call's result: Effects binds it
     AccessPath Key;
     std::string Name;
     Provenance Prov;
@@ -718,12 +761,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
     if (Prov == Provenance::Device ||
         (Prov == Provenance::Pageable && !R.options().StrictMode))
       continue;
-    StreamRef Stream =
-        PC.StreamParam >= 0 ? F.streamOf(paramArg(C, PC.StreamParam))
-                            : PC.Stream;
-    if (PC.StreamParam < 0 &&
-        !streamAtCall(F, Stream, C, CalleeLambda))
-      Stream = StreamRef{}; // an object the caller cannot name
+    StreamRef Stream = pendingCopyStream(F, PC, C, CalleeLambda);
     CopySite *Site = Out.newCopy(R);
     Site->Call = C;
     Site->InnerCopy = PC.Copy;

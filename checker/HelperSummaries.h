@@ -99,6 +99,13 @@ struct HelperSummary {
     /// copy (graphMemoryNodes: the copy on the helper's own stream2, joined
     /// into stream1).
     std::vector<std::pair<int, StreamRef>> JoinedInto;
+    /// Or into what the helper returns (DstParam and DstNamed unused): every
+    /// return statement returns the copy's destination, a buffer the
+    /// caller cannot otherwise name (`return g.to(kCPU, true);`, a pinned
+    /// buffer it allocated). The call's result is the destination at the
+    /// caller (Effects). Pageable: the destination is (StrictMode only).
+    bool Returned = false;
+    bool Pageable = false;
   };
   std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
 
@@ -187,8 +194,17 @@ private:
   std::vector<const HelperSummary *> ThisCalleeSummaries;
 };
 
+/// The stream of a summary's pending copy as the caller names it at call C:
+/// the argument for its stream parameter, or its member or global stream
+/// renamed (an unknown stream where the caller cannot name it).
+StreamRef pendingCopyStream(FunctionFacts &F,
+                            const HelperSummary::PendingCopy &PC,
+                            const CallExpr *C,
+                            const CXXMethodDecl *CalleeLambda);
+
 /// The copies a helper's summary leaves in flight, as copy sites of the
-/// caller at call C: (id in Out.Copies, index in S.CopiesLeftPending).
+/// caller at call C: (id in Out.Copies, index in S.CopiesLeftPending);
+/// not those into what it returns (PendingCopy::Returned).
 /// CalleeLambda: the callee's call operator when it is a lambda.
 std::vector<std::pair<unsigned, unsigned>> copiesLeftAtCall(CallableRun &R, FunctionFacts &F,
                                        CallableEffects &Out,

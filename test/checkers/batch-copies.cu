@@ -1,4 +1,5 @@
-// Batch copies (CUDA 12.8+): every destination that is host memory becomes
+// Batch copies (CUDA 12.8+): every destination that is host memory, or of
+// unknown kind copied from a source not known to be host memory, becomes
 // pending on the batch's stream.
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags \
@@ -25,7 +26,10 @@ void batchIntoPinned(const float *d0, const float *d1, cudaStream_t s,
   consume(h0[1]);
 }
 
-// Destinations of unknown kind (parameters) may be device memory: silent.
+// Destinations of unknown kind (parameters): the batch infers each
+// direction from the pointers, as cudaMemcpyDefault does, so a destination
+// not known to be device memory, from a source not known to be host memory,
+// is a device-to-host copy.
 void batchIntoUnknown(float *a, float *b, const float *d0, const float *d1,
                       cudaStream_t s, cudaMemcpyAttributes *attrs,
                       size_t *idx) {
@@ -33,6 +37,23 @@ void batchIntoUnknown(float *a, float *b, const float *d0, const float *d1,
   dsts[0] = a;
   dsts[1] = b;
   const void *srcs[] = {d0, d1};
+  size_t sizes[] = {64, 64};
+  cudaMemcpyBatchAsync(dsts, srcs, sizes, 2, attrs, idx, 1, s);
+  consume(a[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'a' is read before the asynchronous
+}
+
+// From host memory (a pinned staging buffer), or into device memory: not
+// device-to-host.
+void batchUnknownFromHostOrIntoDevice(float *a, const float *d0,
+                                      cudaStream_t s,
+                                      cudaMemcpyAttributes *attrs,
+                                      size_t *idx) {
+  float *staging, *dev;
+  cudaMallocHost(&staging, 64);
+  cudaMalloc(&dev, 64);
+  void *dsts[] = {a, dev};
+  const void *srcs[] = {staging, d0};
   size_t sizes[] = {64, 64};
   cudaMemcpyBatchAsync(dsts, srcs, sizes, 2, attrs, idx, 1, s);
   consume(a[0]);

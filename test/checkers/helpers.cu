@@ -287,3 +287,60 @@ void returnedDestinationSynced(float *p, const float *d, cudaStream_t s) {
   cudaStreamSynchronize(s);
   consumeValue(h[0]);
 }
+
+// A helper that allocates the pinned destination and returns it with the
+// copy in flight: the call's result is the destination, in a variable, an
+// assignment or a temporary its consumer reads.
+float *downloadNew(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return h;
+}
+
+void allocatedDestinationRead(const float *d, cudaStream_t s) {
+  float *h = downloadNew(d, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:14: note: this call leaves an asynchronous device-to-host copy into 'h' in flight on stream 's'
+  // CHECK: :[[@LINE-9]]:3: note: the copy is issued here
+}
+
+void allocatedDestinationAssigned(const float *d, cudaStream_t s,
+                                  cudaStream_t t) {
+  float *h = nullptr;
+  h = downloadNew(d, s);
+  cudaStreamSynchronize(t);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
+}
+
+float allocatedDestinationTemporary(const float *d, cudaStream_t s) {
+  return downloadNew(d, s)[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'downloadNew(d, s)' is read before
+}
+
+void allocatedDestinationSynced(const float *d, cudaStream_t s) {
+  float *h = downloadNew(d, s);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+// Returns the destination on one path only: not followed.
+float *downloadMaybe(const float *d, float *fallback, bool use,
+                     cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (use)
+    return h;
+  cudaStreamSynchronize(s);
+  return fallback;
+}
+
+void partlyReturnedDestination(const float *d, float *fallback,
+                               cudaStream_t s) {
+  float *h = downloadMaybe(d, fallback, true, s);
+  consumeValue(h[0]);
+}

@@ -295,3 +295,39 @@ void copyIntoPinnedTwiceReadEarly(at::Tensor g1, at::Tensor g2) {
   // CHECK: :[[@LINE-1]]:16: warning: 'pinned' is read before the asynchronous device-to-host copy
   torch::cuda::synchronize();
 }
+
+//===--- A helper that returns the non-blocking result ---------------------===//
+
+torch::Tensor toCpu(const torch::Tensor &g) {
+  return g.to(torch::kCPU, /*non_blocking=*/true);
+}
+
+torch::Tensor toCpuSynced(const torch::Tensor &g) {
+  auto h = g.to(torch::kCPU, /*non_blocking=*/true);
+  torch::cuda::synchronize();
+  return h;
+}
+
+float returnedTensorRead(const torch::Tensor &g) {
+  auto h = toCpu(g);
+  return h.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+  // CHECK: :[[@LINE-3]]:12: note: this call leaves an asynchronous device-to-host copy into 'h' in flight
+  // CHECK: :[[@LINE-14]]:10: note: the copy is issued here
+}
+
+float returnedTensorTemporary(const torch::Tensor &g) {
+  return toCpu(g).sum().item<float>();
+  // CHECK: :[[@LINE-1]]:10: warning: 'toCpu(g)' is read before
+}
+
+float returnedTensorSyncedInside(const torch::Tensor &g) {
+  auto h = toCpuSynced(g);
+  return h.sum().item<float>();
+}
+
+float returnedTensorSyncedAfter(const torch::Tensor &g) {
+  auto h = toCpu(g);
+  torch::cuda::synchronize();
+  return h.sum().item<float>();
+}
