@@ -24,9 +24,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import long_functions  # noqa: E402  (the shapes)
 
 SHAPE_NAMES = ("straight", "loops", "branches", "switch", "lambdas", "methods",
-               "stream_arrays")
+               "stream_arrays", "guards")
 DEFAULT_SHAPES = ("straight:10000,loops:10000,branches:3000,switch:3000,lambdas:3000,"
-                  "methods:1000,stream_arrays:1000")
+                  "methods:1000,stream_arrays:1000,guards:1000")
 PROFILE = re.compile(r"^\s*[\d.]+ \([\d.]+%\)\s+[\d.]+ \([\d.]+%\)\s+([\d.]+) \([\d.]+%\)"
                      r".*cuda-async-read-before-sync\s*$", re.M)
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Cost of cuda-async-read-before-sync on long functions.
 
-Generates functions of growing length in six shapes (straight-line code,
+Generates functions of growing length in seven shapes (straight-line code,
 sequential loops with copies, nested branches, a switch, lambdas called
-after copies, loops over an array of streams) and a class of n member functions calling each other (the
+after copies, loops over an array of streams, scopes with RAII guards whose
+destructors synchronize) and a class of n member functions calling each other (the
 helper summaries' cost; its warnings depend on the call graph), runs clang-tidy on each with the check and, in the same run,
 with upstream's flow-sensitive bugprone-use-after-move as the baseline, and
 prints the time ratios. Also
@@ -101,6 +102,22 @@ def stream_arrays(n):
     return (HEADER + "void f(float *h, const float *d, cudaStream_t *s) {\n"
             + body + "}\n", n)
 
+def guards(n):
+    # n scopes, each with a RAII guard whose destructor synchronizes the
+    # stream it was given (a local copy of the handle): half read inside the
+    # scope (warn), half after it (silent). Destructors at every scope exit
+    # and handle values (issue 12, class 7).
+    guard = ("struct Guard {\n  explicit Guard(cudaStream_t s) : s_(s) {}\n"
+             "  ~Guard() { cudaStreamSynchronize(s_); }\n  cudaStream_t s_;\n};\n")
+    body = "".join(
+        "  {\n    cudaStream_t t%d = s;\n    Guard g%d(t%d);\n"
+        "    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n%s  }\n%s"
+        % (i, i, i, "    consume(h[%d]);\n" % (i % 64) if i % 2 == 0 else "",
+           "" if i % 2 == 0 else "  consume(h[%d]);\n" % (i % 64))
+        for i in range(n))
+    return (HEADER + guard + "void f(float *h, const float *d, cudaStream_t s) {\n"
+            + body + "}\n", (n + 1) // 2)
+
 def run(tidy, plugin, checks, path):
     cmd = [tidy, "--quiet", "--load=" + plugin, "-checks=-*," + checks, path, "--",
            "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
@@ -128,7 +145,7 @@ def main():
     print("%-13s %6s %10s %10s %7s %9s" % ("shape", "n", "check s", "base s", "ratio", "warnings"))
     with tempfile.TemporaryDirectory() as tmp:
         for shape in (straight, loops, branches, switch, lambdas, methods,
-                      stream_arrays):
+                      stream_arrays, guards):
             for n in sizes:
                 src, expected = shape(n)
                 path = os.path.join(tmp, "%s_%d.cu" % (shape.__name__, n))

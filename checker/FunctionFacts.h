@@ -123,7 +123,10 @@ public:
   ///    non-const member function called on the object changes it (a
   ///    member function without a visible body might: then not followed).
   /// Only to a path rooted at a variable or `this` (a call's result is not
-  /// followed: two calls may return different streams). Else P itself.
+  /// followed: two calls may return different streams). The variable
+  /// copied from may be assigned later (`t = s; s = other;`): t is still
+  /// taken as s, a race missed rather than a false warning in loops such as
+  /// `s = streams[i]; cudaStream_t t = s;`. Else P itself.
   AccessPath handleValue(const AccessPath &P) const;
   /// handleValue(AccessPath::of(E)).
   AccessPath handleOf(const Expr *E) const {

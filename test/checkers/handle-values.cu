@@ -52,6 +52,27 @@ void localCopyReassigned(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
 }
 
+// The stream a loop picks, copied: the same stream.
+void localCopyInLoop(float *h, const float *d, cudaStream_t *streams, int n) {
+  cudaStream_t s = nullptr;
+  for (int i = 0; i < n; ++i) {
+    s = streams[i];
+    cudaStream_t t = s;
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, t);
+    cudaStreamSynchronize(s);
+    consumeValue(h[0]);
+  }
+}
+
+void localCopyAfterCreate(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaStream_t t = s;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, t);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
 void localCopyPassedByReference(float *h, const float *d, cudaStream_t s) {
   cudaStream_t t = s;
   takeStream(t); // may point t at another stream
