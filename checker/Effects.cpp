@@ -40,6 +40,16 @@ private:
   void addCopy(const CallExpr *C, const AccessPath &Key,
                const std::string &Name, bool Pageable, const StreamRef &S,
                const Expr *Inner);
+  /// The direction of a copy inferred from its pointers (cudaMemcpyDefault,
+  /// batches, libtorch's copy_; UVA): device-to-host unless the destination
+  /// (of provenance Dst) is known device memory or the source Src (null:
+  /// unknown) is known host memory.
+  bool inferredDeviceToHost(Provenance Dst, const Expr *Src) {
+    const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
+    Provenance From = SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
+    return Dst != Provenance::Device && From != Provenance::Pinned &&
+           From != Provenance::Pageable;
+  }
   /// Is a call's callee something the analysis looks into or knows?
   bool isModelledCall(const CallExpr *C) const;
   void collectCallEffects();
@@ -142,13 +152,8 @@ const Expr *EffectBuilder::d2hDestination(const CallExpr *C,
     if (strip(Dst)->getType()->isIntegerType() &&
         Root->getType()->isIntegerType())
       return nullptr;
-    // cudaMemcpyDefault infers the direction from the pointers (UVA).
-    const Expr *Src = E.SrcArg == NoArg ? nullptr : arg(C, E.SrcArg);
-    const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
-    Provenance SrcProv =
-        SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
-    if (DstProv == Provenance::Device || SrcProv == Provenance::Pinned ||
-        SrcProv == Provenance::Pageable)
+    if (!inferredDeviceToHost(DstProv,
+                              E.SrcArg == NoArg ? nullptr : arg(C, E.SrcArg)))
       return nullptr;
   } else if (*Kind != MemcpyDeviceToHost) {
     return nullptr;
@@ -301,9 +306,10 @@ void EffectBuilder::collectCallEffects() {
     // (issued after the call's own effects, which came before them).
     if (S)
       for (const HelperSummary::PendingCopy &PC : S->CopiesLeftPending) {
+        if (!PC.Returned || (PC.Pageable && !StrictMode))
+          continue;
         StreamRef On = pendingCopyStream(F, PC, C, CalleeLambda);
-        if (PC.Returned && (!PC.Pageable || StrictMode) &&
-            !F.capturing(C, On))
+        if (!F.capturing(C, On))
           bindResult(C, PC.Pageable, On, PC.Copy);
       }
   }
@@ -467,19 +473,12 @@ void EffectBuilder::collectBatchCopy(const CallExpr *C, const ApiEntry &E) {
     if (!Root)
       continue;
     Provenance P = F.provenanceOf(Root);
-    if (P == Provenance::Unknown) {
-      // The batch infers each direction from the pointers, as
-      // cudaMemcpyDefault does: a destination not known to be device
-      // memory, from a source not known to be host memory, is taken as
-      // device-to-host.
-      auto Src = Srcs.find(Slot);
-      const Expr *SrcRoot = Src != Srcs.end() ? bufferRoot(Src->second)
-                                              : nullptr;
-      Provenance SrcProv =
-          SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
-      if (SrcProv == Provenance::Pinned || SrcProv == Provenance::Pageable)
-        continue;
-    }
+    // The batch infers each direction from the pointers, as
+    // cudaMemcpyDefault does.
+    auto Src = Srcs.find(Slot);
+    if (P == Provenance::Unknown &&
+        !inferredDeviceToHost(P, Src != Srcs.end() ? Src->second : nullptr))
+      continue;
     if (P == Provenance::Pinned || P == Provenance::Unknown ||
         (P == Provenance::Pageable && StrictMode))
       addCopy(C, Root, P == Provenance::Pageable,
@@ -544,9 +543,7 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
     if (!ObjRoot)
       return;
     Provenance Dst = F.provenanceOf(ObjRoot);
-    Provenance From = SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
-    if (Dst == Provenance::Device || From == Provenance::Pinned ||
-        From == Provenance::Pageable)
+    if (!inferredDeviceToHost(Dst, Src))
       return; // into the GPU, or host to host
     bool Pageable = Dst == Provenance::Pageable;
     DeviceWrites.insert(C);

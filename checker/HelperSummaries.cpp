@@ -717,12 +717,11 @@ StreamRef pendingCopyStream(FunctionFacts &F,
                             const HelperSummary::PendingCopy &PC,
                             const CallExpr *C,
                             const CXXMethodDecl *CalleeLambda) {
-  if (PC.StreamParam >= 0)
-    return F.streamOf(paramArg(C, PC.StreamParam));
-  StreamRef Stream = PC.Stream;
-  if (!streamAtCall(F, Stream, C, CalleeLambda))
-    return StreamRef{}; // an object the caller cannot name
-  return Stream;
+  // An argument the call lacks is the default stream's, as it always was.
+  if (PC.StreamParam >= 0 && !paramArg(C, PC.StreamParam))
+    return F.streamOf(nullptr);
+  return streamAtCall(F, PC.StreamParam, PC.Stream, C, CalleeLambda)
+      .value_or(StreamRef{}); // unknown: an object the caller cannot name
 }
 
 std::vector<std::pair<unsigned, unsigned>>
