@@ -12,6 +12,7 @@
 #include "FunctionFacts.h"
 #include "HelperSummaries.h"
 #include "Solver.h"
+#include "StreamOrdering.h"
 #include "clang/Basic/SourceManager.h"
 #include <set>
 
@@ -60,6 +61,12 @@ CopySite *AsyncCopyAnalysis::newCopySite() {
   return OwnedCopies.back().get();
 }
 
+StreamOrderingCache &AsyncCopyAnalysis::orderingCache() {
+  if (!OrderingCache)
+    OrderingCache = std::make_unique<StreamOrderingCache>();
+  return *OrderingCache;
+}
+
 bool AsyncCopyAnalysis::withinWorkLimit() {
   if (Work > Opts.WorkLimit)
     OverBudget = true;
@@ -77,7 +84,7 @@ std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
     return {};
   std::vector<Finding> Out;
   for (Finding &F : Run.Findings)
-    if (!F.Copy->Seed)
+    if (!F.Copy || !F.Copy->Seed)
       Out.push_back(std::move(F));
   const SourceManager &SM = Ctx.getSourceManager();
   // Findings are discovered in CFG order; report them in source order.
@@ -98,7 +105,9 @@ std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
   for (size_t I : Order) {
     SourceLocation L = SM.getFileLoc(Out[I].Access->getBeginLoc());
     unsigned Line = SM.getExpansionLineNumber(L);
-    if (Seen.insert({Line, Out[I].BufferName}).second)
+    if (Seen.insert({Line, (Out[I].Producer ? "producer:" : "") +
+                               Out[I].BufferName})
+            .second)
       Sorted.push_back(std::move(Out[I]));
   }
   return Sorted;

@@ -54,6 +54,7 @@ enum class AccessKind {
 
 struct HelperSummary;
 struct SummarySeed;
+struct StreamOrderingFacts;
 
 /// One asynchronous device-to-host copy site (or a copy a helper leaves
 /// pending, reported at the call of the helper).
@@ -68,6 +69,10 @@ struct CopySite {
   std::optional<long long> Element;
   StreamRef Stream;
   bool Pageable = false; ///< destination known pageable (StrictMode only)
+  /// The copy's source, a device buffer: its alias class key (empty when
+  /// the copy is a helper's or the source is untrackable) and spelling.
+  std::string Source;
+  std::string SourceName;
   /// A helper summary's synthetic copy (HelperSummaries.h), never
   /// reported; null for a real copy.
   const SummarySeed *Seed = nullptr;
@@ -94,6 +99,13 @@ struct Finding {
   /// Summary runs: the ids of the event seeds still pending at the access
   /// (events the helper has not synchronized on every path to it).
   std::vector<unsigned> PendingEventSeeds;
+  /// The producer diagnostic (Solver::checkProducers): the copy (Access,
+  /// Copy) may read its source (BufferName) before this device work, on
+  /// ProducerStream, has written it; nothing orders the two streams.
+  const Stmt *Producer = nullptr;
+  StreamRef ProducerStream;
+  StreamRef CopyStream; ///< the copy's stream (Copy is null then)
+  bool BlockingCopy = false; ///< a blocking copy (cudaMemcpy, `.cpu()`)
 };
 
 /// What a helper's parameters are bound to at the call being summarized
@@ -160,6 +172,10 @@ public:
   /// False once the work of this analyze() call passed WorkLimit; the
   /// callable is then given up.
   bool withinWorkLimit();
+  /// Whether helpers may order device work (StreamOrdering.h), per
+  /// definition, across the translation unit.
+  llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts> &
+  orderingCache();
 
 private:
   ASTContext &Ctx;
@@ -179,6 +195,8 @@ private:
   /// skipped without findings, and summaries cut short are not cached.
   uint64_t Work = 0;
   bool OverBudget = false;
+  std::unique_ptr<llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts>>
+      OrderingCache;
 };
 
 } // namespace clang::tidy::cuda

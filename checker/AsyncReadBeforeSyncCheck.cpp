@@ -154,6 +154,27 @@ const NamedDecl *forDiag(const NamedDecl *D) {
 
 } // namespace
 
+void AsyncReadBeforeSyncCheck::reportProducer(const Finding &F,
+                                              const SourceManager &SM) {
+  std::string Copy = describeStream(F.CopyStream);
+  std::string Producer = describeStream(F.ProducerStream);
+  diag(SM.getFileLoc(F.Access->getBeginLoc()),
+       "the %select{asynchronous|blocking}3 device-to-host copy of '%0' on "
+       "%1 may read it before the work that writes it on %2 has finished")
+      << F.BufferName << Copy << Producer << F.BlockingCopy
+      << F.Access->getSourceRange();
+  diag(SM.getFileLoc(F.Producer->getBeginLoc()),
+       "'%0' is written on %1 here", DiagnosticIDs::Note)
+      << F.BufferName << Producer;
+  diag(SM.getFileLoc(F.Access->getBeginLoc()),
+       "nothing makes %0 wait for %1: record an event on %1 after the "
+       "write and wait for it on %0 (cudaEventRecord + cudaStreamWaitEvent; "
+       "libtorch: CUDAEvent::record + block; Python: wait_stream), or "
+       "synchronize %1 before the copy",
+       DiagnosticIDs::Note)
+      << Copy << Producer;
+}
+
 void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!FD || !FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
@@ -179,6 +200,10 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   for (const Finding &F : Analysis->A.analyze(FD)) {
+    if (F.Producer) {
+      reportProducer(F, SM);
+      continue;
+    }
     // The %select index of the message below.
     unsigned KindIndex = static_cast<unsigned>(F.Kind);
     if (F.Kind == AccessKind::PassedToFunction && !F.Callee)

@@ -23,6 +23,8 @@
 
 namespace clang::tidy::cuda {
 
+struct Finding;
+
 class AsyncReadBeforeSyncCheck : public ClangTidyCheck {
 public:
   AsyncReadBeforeSyncCheck(llvm::StringRef Name, ClangTidyContext *Context);
@@ -53,6 +55,10 @@ private:
   llvm::DenseSet<const Decl *> Analysed;
   struct AnalysisHolder;
   std::unique_ptr<AnalysisHolder> Analysis;
+
+  /// The producer diagnostic: a device-to-host copy that may read its
+  /// source before device work on another, unordered stream wrote it.
+  void reportProducer(const Finding &F, const SourceManager &SM);
 };
 
 } // namespace clang::tidy::cuda

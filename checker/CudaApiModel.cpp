@@ -82,6 +82,14 @@ ApiEntry fixedCopy(llvm::StringRef Name, int Dst, int Src, int Kind,
   return E;
 }
 
+/// A blocking copy whose source pointer is argument Src (bytes): a
+/// device-to-host one reads it on the legacy default stream.
+ApiEntry blockingFrom(llvm::StringRef Name, int Kind, int Src) {
+  ApiEntry E = blocking(Name, Kind);
+  E.SrcArg = Src;
+  return E;
+}
+
 ApiEntry fixedBlocking(llvm::StringRef Name, int Kind) {
   ApiEntry E = blocking(Name, NoArg);
   E.FixedKind = Kind;
@@ -112,7 +120,11 @@ void appendDriverApi(std::vector<ApiEntry> &Out) {
   T.push_back(onEvent("cuEventRecordWithFlags", ApiRole::EventRecord, 0, 1));
   T.push_back(onStream("cuStreamQuery", ApiRole::StreamQuery, 0));
   T.push_back(onEvent("cuEventQuery", ApiRole::EventQuery, 0));
-  T.push_back(fixedBlocking("cuMemcpyDtoH", MemcpyDeviceToHost));
+  {
+    ApiEntry E = fixedBlocking("cuMemcpyDtoH", MemcpyDeviceToHost);
+    E.SrcArg = 1;
+    T.push_back(E);
+  }
   T.push_back(fixedBlocking("cuMemcpyHtoD", MemcpyHostToDevice));
   T.push_back(fixedBlocking("cuMemcpy", MemcpyDefault));
   T.push_back(fixedBlocking("cuMemcpyDtoD", MemcpyDeviceToDevice));
@@ -170,19 +182,27 @@ void appendHip(std::vector<ApiEntry> &T) {
   T.push_back(Hip(onEvent("hipEventRecord", ApiRole::EventRecord, 0, 1)));
   T.push_back(Hip(onStream("hipStreamQuery", ApiRole::StreamQuery, 0)));
   T.push_back(Hip(onEvent("hipEventQuery", ApiRole::EventQuery, 0)));
-  T.push_back(Hip(blocking("hipMemcpy", 3)));
+  T.push_back(Hip(blockingFrom("hipMemcpy", 3, 1)));
   // hipMemcpyWithStream: "copies ... on the specified stream; the function
   // returns once the copy is complete" (synchronous on that stream).
   T.push_back(Hip(onStream("hipMemcpyWithStream", ApiRole::StreamSync, 4)));
-  T.push_back(Hip(fixedBlocking("hipMemcpyDtoH", MemcpyDeviceToHost)));
+  {
+    ApiEntry E = fixedBlocking("hipMemcpyDtoH", MemcpyDeviceToHost);
+    E.SrcArg = 1;
+    T.push_back(Hip(E));
+  }
   T.push_back(Hip(fixedBlocking("hipMemcpyHtoD", MemcpyHostToDevice)));
-  T.push_back(Hip(blocking("hipMemcpy2D", 6)));
+  T.push_back(Hip(blockingFrom("hipMemcpy2D", 6, 2)));
   T.push_back(Hip(blocking("hipMemcpyToSymbol", 4)));
   T.push_back(Hip(blocking("hipMemcpyFromSymbol", 4)));
   T.push_back(Hip(ApiEntry{"hipFree", ApiRole::FreeSync}));
   T.push_back(Hip(ApiEntry{"hipHostFree", ApiRole::FreeSync}));
   T.push_back(Hip(ApiEntry{"hipFreeHost", ApiRole::FreeSync}));
-  T.push_back(Hip(onStream("hipMemsetAsync", ApiRole::StreamOrdered, 3)));
+  {
+    ApiEntry E = onStream("hipMemsetAsync", ApiRole::StreamOrdered, 3);
+    E.DstArg = 0;
+    T.push_back(Hip(E));
+  }
   {
     std::vector<ApiEntry> Rows;
     appendStreamLifecycle(Rows, {"hipLaunchHostFunc", "hipStreamAddCallback",
@@ -345,8 +365,8 @@ std::vector<ApiEntry> buildTable() {
   // perform no host-side synchronization. They run on the legacy default
   // stream, which waits for all blocking streams. cudaMemset and
   // cudaMemset2D only where their target is pinned host memory ("Memset").
-  T.push_back(blocking("cudaMemcpy", 3));
-  T.push_back(blocking("cudaMemcpy2D", 6));
+  T.push_back(blockingFrom("cudaMemcpy", 3, 1));
+  T.push_back(blockingFrom("cudaMemcpy2D", 6, 2));
   T.push_back(blocking("cudaMemcpyToSymbol", 4));
   T.push_back(blocking("cudaMemcpyFromSymbol", 4));
   T.push_back(blocking("cudaMemcpy2DToArray", 7));
@@ -365,7 +385,12 @@ std::vector<ApiEntry> buildTable() {
   T.push_back(ApiEntry{"cudaFreeHost", ApiRole::FreeSync});
 
   // Stream-ordered work that may touch host memory passed to it.
-  T.push_back(onStream("cudaMemsetAsync", ApiRole::StreamOrdered, 3));
+  {
+    // Writes its target (DstArg, bytes): a producer for the copies of it.
+    ApiEntry E = onStream("cudaMemsetAsync", ApiRole::StreamOrdered, 3);
+    E.DstArg = 0;
+    T.push_back(E);
+  }
   for (llvm::StringRef Name : {"cudaMemset", "cudaMemset2D"}) {
     ApiEntry E{Name, ApiRole::BlockingMemset};
     E.DstArg = 0;
@@ -670,8 +695,11 @@ bool isQueryRole(ApiRole R) {
 }
 
 llvm::ArrayRef<ApiRole> copyRoles() {
+  // Blocking transfers too: a device-to-host one reads its source on the
+  // legacy default stream (the producer diagnostic).
   static constexpr ApiRole Roles[] = {ApiRole::AsyncCopy, ApiRole::TorchCopy,
-                                      ApiRole::AsyncBatchCopy};
+                                      ApiRole::AsyncBatchCopy,
+                                      ApiRole::BlockingTransfer};
   return Roles;
 }
 
@@ -713,6 +741,23 @@ bool covers(const StreamRef &S, const StreamRef &C) {
     return C.K == StreamRef::PerThread ||
            (C.K == StreamRef::Named && !C.NonBlocking);
   return false;
+}
+
+bool unorderedStreams(const StreamRef &A, const StreamRef &B) {
+  if (A.K == StreamRef::Unknown || B.K == StreamRef::Unknown ||
+      A.sameStream(B))
+    return false;
+  auto Default = [](const StreamRef &S) { return S.K != StreamRef::Named; };
+  if (Default(A) && Default(B))
+    return false; // the per-thread default stream waits for the legacy one
+  if (!Default(A) && !Default(B))
+    return A.Fresh && B.Fresh && relate(A.Path, B.Path) == PathRelation::Distinct;
+  const StreamRef &D = Default(A) ? A : B, &N = Default(A) ? B : A;
+  if (!N.Fresh)
+    return false;
+  // The legacy default stream and a blocking stream wait for each other;
+  // the per-thread default stream does not wait for created streams.
+  return D.K == StreamRef::PerThread || N.NonBlocking;
 }
 
 MissReason missFor(const StreamRef &S, const StreamRef &C,

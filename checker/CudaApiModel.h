@@ -170,7 +170,7 @@ struct ApiEntry {
   llvm::StringRef Name;
   ApiRole Role;
   int DstArg = NoArg;    ///< AsyncCopy: destination pointer (bytes)
-  int SrcArg = NoArg;    ///< AsyncCopy: source pointer
+  int SrcArg = NoArg;    ///< AsyncCopy, BlockingTransfer: source pointer
   int KindArg = NoArg;   ///< AsyncCopy: cudaMemcpyKind
   int StreamArg = NoArg; ///< stream the call is ordered on (0 if omitted)
   int EventArg = NoArg;  ///< EventRecord / EventSync / EventQuery
@@ -203,8 +203,10 @@ bool synchronizesEventArg(ApiRole R);
 /// A query whose result tells whether work completed (StreamQuery,
 /// EventQuery): a sync only where the result is known to be success.
 bool isQueryRole(ApiRole R);
-/// The roles that issue asynchronous copies into host memory: the calls
-/// whose presence makes a callable worth analysing (the check's pre-filter).
+/// The roles that issue copies into host memory (asynchronous ones, and
+/// blocking ones, which read their source on the legacy default stream):
+/// the calls whose presence makes a callable worth analysing (the check's
+/// pre-filter).
 llvm::ArrayRef<ApiRole> copyRoles();
 
 /// Field names of the parameter structs of ParamsStructKind (CUDA 13.0
@@ -267,6 +269,11 @@ struct StreamRef {
   std::optional<ElementRange> Elements;
   std::string Spelling; ///< source text, for notes
   bool NonBlocking = false; ///< created with cudaStreamNonBlocking
+  /// Named: a stream this callable created (cudaStreamCreate*,
+  /// cuStreamCreate, hipStreamCreate*, c10::cuda::getStreamFromPool) into a
+  /// local variable it changes nowhere else (FunctionFacts::isFreshStream):
+  /// no other handle the callable holds can name it, unless copied from it.
+  bool Fresh = false;
 
   bool sameStream(const StreamRef &O) const {
     return K == O.K && (K != Named || Path == O.Path) && K != Unknown;
@@ -288,6 +295,17 @@ struct StreamRef {
 /// `for (i < N) copy(.., s[i])`). Unknown streams cover nothing and are
 /// covered by nothing.
 bool covers(const StreamRef &Sync, const StreamRef &Work);
+
+/// Does nothing order work issued on stream A with work issued on stream B
+/// ("Stream synchronization behavior")? True only where the two are known
+/// to be different streams -- each the legacy or the per-thread default
+/// stream, or a stream the callable created (StreamRef::Fresh), two created
+/// ones being distinct variables -- and neither is the legacy default stream
+/// with the other a blocking stream (which it waits for and which waits for
+/// it). A parameter, member, global or call's stream may be any stream, 0
+/// included: false. The producer diagnostic's basis (see Solver::
+/// checkProducers): a warning there claims the streams differ.
+bool unorderedStreams(const StreamRef &A, const StreamRef &B);
 
 /// Why a sync of stream Sync did not cover work on stream Work (for the
 /// note): a non-blocking stream, stream 0 meaning the per-thread stream

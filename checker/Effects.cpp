@@ -4,8 +4,10 @@
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
 #include "HostAccess.h"
+#include "StreamOrdering.h"
 #include "TorchModel.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
 #include <map>
@@ -19,6 +21,56 @@ bool fitsCall(const ApiEntry &E, const CallExpr *C) {
   for (int P : {E.DstArg, E.StreamArg, E.EventArg})
     if (P >= 0 && static_cast<unsigned>(P) >= C->getNumArgs())
       return false;
+  return true;
+}
+
+/// Does the body of Fn use its pointer parameter P only to read what it
+/// points to: every occurrence loaded and subscripted, dereferenced or
+/// followed to a member, and that element or member read (`p[i]`, `*p`,
+/// `p->x` as values)? Any other use -- a store, `&p[i]`, pointer
+/// arithmetic, passing or copying the pointer -- may write. (A walk of its
+/// own: clang's ExprMutationAnalyzer follows pointees only from LLVM 20.)
+bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const ParmVarDecl *P;
+    std::vector<const DeclRefExpr *> Refs;
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == P)
+        Refs.push_back(D);
+      return true;
+    }
+  } U;
+  U.P = P;
+  U.TraverseStmt(const_cast<Stmt *>(Fn->getBody()));
+  ParentMap PM(const_cast<Stmt *>(Fn->getBody()));
+  auto IsLoad = [](const Stmt *S) {
+    const auto *C = dyn_cast_or_null<ImplicitCastExpr>(S);
+    return C && C->getCastKind() == CK_LValueToRValue;
+  };
+  auto Parent = [&](const Stmt *S) {
+    const Stmt *Up = PM.getParent(S);
+    while (isa_and_nonnull<ParenExpr>(Up))
+      Up = PM.getParent(Up);
+    return Up;
+  };
+  for (const DeclRefExpr *D : U.Refs) {
+    const Stmt *Load = Parent(D);
+    if (!IsLoad(Load))
+      return false;
+    const Stmt *Use = Parent(Load);
+    const Expr *Pointee = nullptr;
+    if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(Use);
+        A && A->getBase()->IgnoreParenImpCasts() == D)
+      Pointee = A;
+    else if (const auto *Un = dyn_cast_or_null<UnaryOperator>(Use);
+             Un && Un->getOpcode() == UO_Deref)
+      Pointee = Un;
+    else if (const auto *M = dyn_cast_or_null<MemberExpr>(Use);
+             M && M->isArrow())
+      Pointee = M;
+    if (!Pointee || !IsLoad(Parent(Pointee)))
+      return false;
+  }
   return true;
 }
 
@@ -62,6 +114,28 @@ private:
   void bindResult(const CallExpr *C, bool Pageable, const StreamRef &S,
                   const Expr *Inner);
   void collectAccessEffects();
+  //--- The producer diagnostic's effects (see Effects.h) --------------------
+  /// Device work on stream S at At writes Buf (a device buffer).
+  void addProducer(const Stmt *At, const Expr *Buf, const StreamRef &S);
+  /// A device-to-host copy at At reads Src on stream S (Blocking: the call
+  /// returns once it is done).
+  void addConsumer(const Stmt *At, const Expr *Src, const StreamRef &S,
+                   bool Blocking = false);
+  /// Work on S at At: on the legacy default stream, a LegacyWork effect.
+  void addStreamWork(const Stmt *At, const StreamRef &S);
+  void addBarrier(const Stmt *At);
+  /// The producers, consumers and legacy work of a modelled call that is
+  /// not a device-to-host copy (those: addConsumer where they are made).
+  void collectDeviceWork(const CallExpr *C, const ApiEntry &E);
+  /// May the kernel launched by K write through its argument I: a pointer
+  /// to non-const whose pointee the kernel's body (when visible) changes
+  /// (ExprMutationAnalyzer), or may change.
+  bool kernelMayWrite(const CUDAKernelCallExpr *K, unsigned I) const;
+  /// Does a helper called at C (Def: its definition) order device work
+  /// (StreamOrdering.h): whatever its arguments, or by work on a stream
+  /// parameter whose argument is not a stream created here (stream 0 is
+  /// the legacy default stream).
+  bool helperMayOrder(const CallExpr *C, const FunctionDecl *Def);
   /// An occurrence of a buffer of alias class Class: its host access, if
   /// any, becomes an Access effect.
   void addAccess(const Expr *Node, const std::string &Class);
@@ -244,12 +318,26 @@ bool EffectBuilder::isModelledCall(const CallExpr *C) const {
 }
 
 void EffectBuilder::collectCallEffects() {
+  std::set<const CallExpr *> Configs; // of kernel launches
+  for (const CallExpr *C : F.Calls)
+    if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C))
+      Configs.insert(K->getConfig());
   for (const CallExpr *C : F.Calls) {
-    if (isa<CUDAKernelCallExpr>(C)) {
+    if (Configs.count(C))
+      continue;
+    if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
       Effect Ev(Effect::KernelLaunch);
       Ev.Anchor = C;
       Ev.CE = C;
       Out.List.push_back(std::move(Ev));
+      const CallExpr *Config = K->getConfig();
+      StreamRef S = F.streamOf(Config ? arg(Config, 3) : nullptr);
+      if (F.capturing(C, S))
+        continue; // recorded into a graph, not run now
+      addStreamWork(C, S);
+      for (unsigned I = 0; I < K->getNumArgs(); ++I)
+        if (kernelMayWrite(K, I))
+          addProducer(C, K->getArg(I), S);
       continue;
     }
     const FunctionDecl *Callee = F.calleeOf(C);
@@ -271,12 +359,20 @@ void EffectBuilder::collectCallEffects() {
         if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
           StreamRef On = F.streamOf(arg(C, E->StreamArg));
           // Captured into a graph: recorded, not run now.
-          if ((!Pageable || StrictMode) && !F.capturing(C, On))
+          if (F.capturing(C, On))
+            continue;
+          // Into pageable memory too: the copy still reads its source on
+          // its stream.
+          if (E->SrcArg != NoArg && E->Struct == ParamsStructKind::None)
+            addConsumer(C, arg(C, E->SrcArg), On);
+          addStreamWork(C, On);
+          if (!Pageable || StrictMode)
             addCopy(C, Root, Pageable, On, nullptr);
           continue;
         }
         // Not a device-to-host copy: stream-ordered work on its pointers.
       }
+      collectDeviceWork(C, *E);
       Effect Ev(Effect::Api);
       Ev.Anchor = C;
       Ev.CE = C;
@@ -287,13 +383,28 @@ void EffectBuilder::collectCallEffects() {
     const CXXMethodDecl *CalleeLambda = lambdaOperator(Callee);
     if (!CalleeLambda)
       addLambdaArgs(C, C->arguments(), Callee);
-    if (!Callee || !summarizable(Callee, Ctx.getSourceManager()))
+    // A libtorch in-place op on a CUDA tensor (`b.mul_(0.5)`) writes it on
+    // the current stream.
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C);
+        M && Callee && Callee->getIdentifier() &&
+        Callee->getName().ends_with("_") &&
+        isTensorType(M->getImplicitObjectArgument()->getType()))
+      if (const Expr *Obj = bufferRoot(M->getImplicitObjectArgument());
+          Obj && F.provenanceOf(Obj) == Provenance::Device)
+        addProducer(C, Obj, F.currentStreamAt(C->getBeginLoc()));
+    const FunctionDecl *Def =
+        Callee ? summarizable(Callee, Ctx.getSourceManager()) : nullptr;
+    if (!Def) {
+      if (opaqueCallMayOrder(C, Callee, Ctx))
+        addBarrier(C);
       continue; // opaque: HostAccess reports buffers passed to it
+    }
     const HelperSummary *S = R.summaryOf(Callee, bindings(C, Callee));
     Effect Ev(Effect::Call);
     Ev.Anchor = C;
     Ev.CE = C;
     Ev.Summary = S;
+    Ev.MayOrder = helperMayOrder(C, Def);
     if (S) {
       Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, CalleeLambda);
       // Copies it issues on a stream this callable is capturing: recorded.
@@ -313,8 +424,10 @@ void EffectBuilder::collectCallEffects() {
           bindResult(C, PC.Pageable, On, PC.Copy);
       }
   }
-  for (const CXXConstructExpr *T : F.ThreadStarts)
+  for (const CXXConstructExpr *T : F.ThreadStarts) {
     addLambdaArgs(T, T->arguments(), T->getConstructor()->getParent());
+    addBarrier(T); // the thread may synchronize anything
+  }
   for (const auto &[V, ScopeEnd] : F.DestroyedVars)
     addDestructorCall(V, ScopeEnd);
 }
@@ -362,6 +475,7 @@ void EffectBuilder::addDestructorCall(const VarDecl *V,
   Ev.Var = V;
   Ev.Loc = refAt(Ctx, V, ScopeEnd);
   Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
+  Ev.MayOrder = helperMayOrder(C, summarizable(Dtor, Ctx.getSourceManager()));
   Out.List.push_back(std::move(Ev));
 }
 
@@ -401,6 +515,10 @@ void EffectBuilder::addLambdaArgs(const Expr *Call, Args Arguments,
     }
     Ev.Summary = S;
     Ev.Lambda = Op;
+    Ev.MayOrder =
+        orderingFactsOf(Op, F.Model, Ctx, R.options().MaxHelperDepth,
+                        R.Owner.orderingCache())
+            .Orders;
     Out.List.push_back(std::move(Ev));
   }
 }
@@ -526,15 +644,20 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
   };
   if (E.Role == ApiRole::TorchBlockingRead || (Name == "to" && !Async)) {
     if (OnDevice(ObjRoot) && (E.Role == ApiRole::TorchBlockingRead ||
-                              targetsCpu(C)))
+                              targetsCpu(C))) {
+      addConsumer(C, ObjRoot, Current, /*Blocking=*/true);
       BlockingSync();
+    }
     return;
   }
   if (Name == "copy_") {
     const Expr *Src = arg(C, 0);
     const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
+    if (OnDevice(ObjRoot)) // into a CUDA tensor, on the current stream
+      addProducer(C, ObjRoot, Current);
     if (!Async) {
       if (OnDevice(SrcRoot)) {
+        addConsumer(C, SrcRoot, Current, /*Blocking=*/true);
         BlockingSync();
         DeviceWrites.insert(C);
       }
@@ -547,6 +670,8 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
       return; // into the GPU, or host to host
     bool Pageable = Dst == Provenance::Pageable;
     DeviceWrites.insert(C);
+    if (SrcRoot)
+      addConsumer(C, SrcRoot, Current);
     if (Pageable && !StrictMode)
       return;
     addCopy(C, ObjRoot, Pageable, Current, nullptr);
@@ -557,6 +682,8 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
   if (ObjRoot && (F.provenanceOf(ObjRoot) == Provenance::Pageable ||
                   F.provenanceOf(ObjRoot) == Provenance::Pinned))
     return; // already on the CPU: nothing is copied from the device
+  if (ObjRoot)
+    addConsumer(C, ObjRoot, Current);
   bindResult(C, /*Pageable=*/false, Current, nullptr);
 }
 
@@ -612,6 +739,145 @@ void EffectBuilder::bindResult(const CallExpr *C, bool Pageable,
   AccessPath Key = AccessPath::temporary(C);
   addCopy(C, Key, spelling(C, Ctx), Pageable, Current, Inner);
   TemporaryCopies.push_back({C, F.Aliases.classKey(Key)});
+}
+
+void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
+                                const StreamRef &S) {
+  const Expr *Root = Buf ? bufferRoot(Buf) : nullptr;
+  if (!Root || S.K == StreamRef::Unknown)
+    return;
+  Provenance P = F.provenanceOf(Root);
+  if (P == Provenance::Pinned || P == Provenance::Pageable)
+    return; // host memory: not the source of a device-to-host copy
+  Effect Ev(Effect::Produce);
+  Ev.Anchor = At;
+  Ev.Buffer = F.Aliases.classKey(AccessPath::of(Root));
+  Ev.Name = Root;
+  Ev.OnStream = S;
+  if (const auto *D = dyn_cast<DeclRefExpr>(strip(Root)))
+    Ev.Var = dyn_cast<VarDecl>(D->getDecl());
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
+                                const StreamRef &S, bool Blocking) {
+  const Expr *Root = Src ? bufferRoot(Src) : nullptr;
+  if (!Root || S.K == StreamRef::Unknown)
+    return;
+  Effect Ev(Effect::Consume);
+  Ev.Anchor = At;
+  Ev.Buffer = F.Aliases.classKey(AccessPath::of(Root));
+  Ev.Name = Root;
+  Ev.OnStream = S;
+  Ev.BlockingCopy = Blocking;
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::addStreamWork(const Stmt *At, const StreamRef &S) {
+  if (S.K != StreamRef::Legacy)
+    return;
+  Effect Ev(Effect::LegacyWork);
+  Ev.Anchor = At;
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::addBarrier(const Stmt *At) {
+  Effect Ev(Effect::Barrier);
+  Ev.Anchor = At;
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
+  StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
+                    ? F.currentStreamAt(C->getBeginLoc())
+                    : F.streamOf(arg(C, E.StreamArg));
+  const Expr *Dst = E.DstArg == NoArg || E.Struct != ParamsStructKind::None
+                        ? nullptr
+                        : arg(C, E.DstArg);
+  switch (E.Role) {
+  case ApiRole::AsyncCopy: { // not device-to-host: into device memory?
+    if (F.capturing(C, S))
+      return;
+    addStreamWork(C, S);
+    auto Kind = F.copyKind(C, E);
+    const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
+    if (Root && Kind &&
+        (*Kind == MemcpyHostToDevice || *Kind == MemcpyDeviceToDevice ||
+         (*Kind == MemcpyDefault &&
+          F.provenanceOf(Root) == Provenance::Device)))
+      addProducer(C, Root, S);
+    return;
+  }
+  case ApiRole::StreamOrdered: // cudaMemsetAsync writes its target
+    if (F.capturing(C, S))
+      return;
+    addStreamWork(C, S);
+    if (Dst)
+      addProducer(C, Dst, S);
+    return;
+  case ApiRole::BlockingMemset: { // on the legacy default stream
+    StreamRef Legacy = F.streamOf(nullptr);
+    addStreamWork(C, Legacy);
+    addProducer(C, Dst, Legacy);
+    return;
+  }
+  case ApiRole::BlockingTransfer: {
+    StreamRef Legacy = F.streamOf(nullptr);
+    auto Kind = F.copyKind(C, E);
+    if (Kind && *Kind == MemcpyDeviceToHost && E.SrcArg != NoArg &&
+        E.Struct == ParamsStructKind::None)
+      addConsumer(C, arg(C, E.SrcArg), Legacy, /*Blocking=*/true);
+    addStreamWork(C, Legacy);
+    return;
+  }
+  case ApiRole::AsyncBatchCopy:
+  case ApiRole::EventRecord:
+  case ApiRole::NotASync:
+    if (E.StreamArg != NoArg || E.Role == ApiRole::EventRecord)
+      addStreamWork(C, S);
+    return;
+  case ApiRole::PinnedAlloc:
+  case ApiRole::DeviceAlloc:
+    // "Implicit Synchronization" (CUDA C++ Programming Guide): commands of
+    // two streams cannot overlap a page-locked host or device allocation
+    // issued between them.
+    addBarrier(C);
+    return;
+  default:
+    return; // synchronizations: the Solver's transfers
+  }
+}
+
+bool EffectBuilder::kernelMayWrite(const CUDAKernelCallExpr *K,
+                                   unsigned I) const {
+  const FunctionDecl *Kernel = K->getDirectCallee();
+  if (!Kernel || I >= Kernel->getNumParams())
+    return false; // unknown: no claim
+  QualType T = Kernel->getParamDecl(I)->getType();
+  if (!T->isPointerType() || T->getPointeeType().isConstQualified())
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!Kernel->hasBody(Def) || !Def || !Def->getBody())
+    return true; // a pointer to non-const may be written
+  return !onlyReadsThrough(Def, Def->getParamDecl(I));
+}
+
+bool EffectBuilder::helperMayOrder(const CallExpr *C,
+                                   const FunctionDecl *Def) {
+  if (!Def)
+    return true;
+  StreamOrderingFacts Facts =
+      orderingFactsOf(Def, F.Model, Ctx, R.options().MaxHelperDepth,
+                      R.Owner.orderingCache());
+  if (Facts.Orders)
+    return true;
+  for (unsigned P : Facts.WorkOnStreamParams) {
+    const Expr *A = paramArg(C, static_cast<int>(P));
+    StreamRef S = F.streamOf(A);
+    if (!A || S.K != StreamRef::Named || !S.Fresh)
+      return true; // may be stream 0
+  }
+  return false;
 }
 
 void EffectBuilder::collectAccessEffects() {

@@ -15,7 +15,13 @@
 //    goes out of scope (the CFG's implicit destructor elements);
 //  - LambdaArg: a lambda handed to a function, which may run it;
 //  - Write: a local variable gets a new value (branch conditions on it no
-//    longer hold).
+//    longer hold);
+//  - for the producer diagnostic: Produce (device work writes a device
+//    buffer on a stream), Consume (a device-to-host copy reads its source
+//    on a stream, pageable destinations included), LegacyWork (work on the
+//    legacy default stream, which orders every blocking stream's earlier
+//    work before every blocking stream's later work), Barrier (a call that
+//    may order device work in ways not followed: StreamOrdering.h).
 //
 // May call: FunctionFacts, CudaApiModel, TorchModel, HostAccess,
 // HelperSummaries (summaries of callees, the copies they leave pending).
@@ -34,7 +40,19 @@
 namespace clang::tidy::cuda {
 
 struct Effect {
-  enum Kind { Access, Copy, Api, KernelLaunch, Call, Write, LambdaArg } K;
+  enum Kind {
+    Access,
+    Copy,
+    Api,
+    KernelLaunch,
+    Call,
+    Write,
+    LambdaArg,
+    Produce,
+    Consume,
+    LegacyWork,
+    Barrier
+  } K;
   explicit Effect(Kind K) : K(K) {}
   const Stmt *Anchor = nullptr;
   // Access, LambdaArg
@@ -61,6 +79,12 @@ struct Effect {
   /// Call: copies it leaves pending (id, index in the summary's
   /// CopiesLeftPending).
   std::vector<std::pair<unsigned, unsigned>> HelperCopies;
+  /// Call, LambdaArg: the helper may order device work (StreamOrdering.h).
+  bool MayOrder = false;
+  // Produce / Consume: the device buffer (alias class key in Buffer, as
+  // spelled in Name), the stream the work runs on.
+  StreamRef OnStream;
+  bool BlockingCopy = false; ///< Consume: the call returns after the copy
 };
 
 /// Everything the solver applies for one callable.

@@ -257,6 +257,7 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   S.Path = handleOf(E);
   S.Elements = elementsOf(E);
   S.NonBlocking = isNonBlockingStream(S.Path);
+  S.Fresh = FreshStreams.count(S.Path) != 0;
   return S;
 }
 
@@ -851,6 +852,31 @@ const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
 }
 
 void FunctionFacts::buildAliasesAndProvenance() {
+  // Streams created into a local variable (isFreshStream): how often each
+  // variable is created into, and given any other value.
+  std::map<const VarDecl *, std::pair<unsigned, unsigned>> CreatedAssigned;
+  auto IsPoolStream = [&](const Expr *Rhs) {
+    const auto *C = dyn_cast_or_null<CallExpr>(strip(Rhs));
+    const ApiEntry *E = C ? lookup(C) : nullptr;
+    return E && E->Role == ApiRole::PoolStream;
+  };
+  for (const Assignment &A : Assigns)
+    if (A.Var)
+      ++(IsPoolStream(A.Rhs) ? CreatedAssigned[A.Var].first
+                             : CreatedAssigned[A.Var].second);
+  for (const CallExpr *C : Calls)
+    if (const ApiEntry *E = lookup(C); E && E->Role == ApiRole::StreamCreate)
+      if (const Expr *T = allocTarget(C, *E)) {
+        const auto *D = dyn_cast<DeclRefExpr>(strip(T));
+        if (const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr)
+          ++CreatedAssigned[V].first;
+      }
+  for (const auto &[V, Counts] : CreatedAssigned)
+    if (Counts.first && !Counts.second && V->hasLocalStorage() &&
+        !isa<ParmVarDecl>(V) && !V->getType()->isReferenceType() &&
+        !V->getType()->isArrayType())
+      FreshStreams.insert(AccessPath::ofVar(V));
+
   for (const Assignment &A : Assigns) {
     AccessPath LhsKey;
     QualType LhsType;

@@ -244,6 +244,7 @@ private:
   std::vector<ParamsWrite> ParamsWrites;
   std::vector<StreamSetter> Setters;
   std::set<AccessPath> NonBlockingStreams;
+  std::set<AccessPath> FreshStreams; ///< see StreamRef::Fresh
   llvm::DenseMap<const Expr *, StreamRef> StreamCache; ///< streamOf's
   /// memberChanged's answers.
   mutable std::map<std::pair<const VarDecl *, const FieldDecl *>, bool>

@@ -71,7 +71,8 @@ void PendingCopy::simplify() {
 
 bool PendingState::operator==(const PendingState &O) const {
   return Reached == O.Reached && Pending == O.Pending && Events == O.Events &&
-         Queried == O.Queried && Waits == O.Waits && Assumed == O.Assumed;
+         Queried == O.Queried && Waits == O.Waits && Assumed == O.Assumed &&
+         Producers == O.Producers;
 }
 
 void PendingState::join(const PendingState &O, NotePreference Prefer) {
@@ -97,6 +98,8 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
         continue;
       }
       It->second.Covered = intersect(It->second.Covered, Other->second.Covered);
+      It->second.Producers =
+          intersect(It->second.Producers, Other->second.Producers);
       ++It;
     }
   };
@@ -112,6 +115,18 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
     ++It;
   }
   Assumed = intersect(Assumed, O.Assumed);
+  for (const auto &[Key, P] : O.Producers) {
+    auto [It, New] = Producers.try_emplace(Key, P);
+    if (New)
+      continue;
+    It->second.WaitedBy = intersect(It->second.WaitedBy, P.WaitedBy);
+    It->second.LegacyJoined = It->second.LegacyJoined && P.LegacyJoined;
+    // The later work in the file stands for both (an order on sites, so
+    // that the note does not depend on the order paths are joined in).
+    if (P.Site->getBeginLoc().getRawEncoding() >
+        It->second.Site->getBeginLoc().getRawEncoding())
+      It->second.Site = P.Site;
+  }
 }
 
 void PendingState::forget(const VarDecl *V) {
@@ -120,6 +135,8 @@ void PendingState::forget(const VarDecl *V) {
       It = It->V == V ? Set.erase(It) : std::next(It);
   };
   Drop(Assumed);
+  for (auto It = Producers.begin(); It != Producers.end();)
+    It = It->second.Var == V ? Producers.erase(It) : std::next(It);
   for (auto &[Id, P] : Pending) {
     std::set<Literals> Kept;
     for (Literals G : P.Conditions) {

@@ -14,6 +14,9 @@
 //    cudaStreamWaitEvent made wait. Queried: per cudaStreamQuery /
 //    cudaEventQuery call, the copies a cudaSuccess result would prove done.
 //  - Assumed: branch literals known to hold here.
+//  - Producers: device work writing a device buffer that may still run,
+//    with the streams made to wait for it (the producer diagnostic: a copy
+//    of the buffer on a stream that did not wait).
 //
 // Copies are identified by their index in the callable's copy list (see
 // Effects.h). May call: nothing of the analysis (MissNote, Literal data).
@@ -66,6 +69,30 @@ struct PendingCopy {
   void simplify();
 };
 
+/// Device work that writes a device buffer and that nothing has yet made
+/// other streams wait for (the producer diagnostic): a kernel launch with a
+/// pointer-to-non-const argument, an asynchronous copy or memset into
+/// device memory, a libtorch in-place op on a CUDA tensor. One per buffer
+/// class and stream: stream order completes an earlier one before a later.
+struct PendingProducer {
+  const Stmt *Site = nullptr; ///< the latest such work (for the note)
+  StreamRef Stream;
+  /// Streams made to wait for it (cudaStreamWaitEvent, CUDAEvent::block of
+  /// an event recorded after it) on every path (must).
+  std::set<StreamRef::Identity> WaitedBy;
+  /// Work on the legacy default stream was issued after it on every path:
+  /// every blocking stream's later work waits for it (must).
+  bool LegacyJoined = false;
+  /// The variable holding the buffer, if one: a new value ends the claim.
+  const VarDecl *Var = nullptr;
+  bool operator==(const PendingProducer &O) const {
+    return Site == O.Site && WaitedBy == O.WaitedBy &&
+           LegacyJoined == O.LegacyJoined;
+  }
+};
+/// A producer's key: the buffer's alias class key, the stream.
+using ProducerKey = std::pair<std::string, StreamRef::Identity>;
+
 /// The dataflow fact at a program point (see the file comment).
 struct PendingState {
   bool Reached = false;
@@ -77,8 +104,12 @@ struct PendingState {
     /// The elements of an array of events the record named (a property of
     /// Record).
     std::optional<ElementRange> Elements;
+    /// Producers a record captured (must): recorded on their stream, or on
+    /// a stream that waited for them, after them.
+    std::set<ProducerKey> Producers;
     bool operator==(const EventInfo &O) const {
-      return Covered == O.Covered && Record == O.Record;
+      return Covered == O.Covered && Record == O.Record &&
+             Producers == O.Producers;
     }
   };
   /// By the event's path.
@@ -91,6 +122,8 @@ struct PendingState {
   /// that stream covers too (must).
   std::map<StreamRef::Identity, EventInfo> Waits;
   Literals Assumed; ///< conditions known to hold here (must)
+  /// Device work writing a buffer that may still be running (may).
+  std::map<ProducerKey, PendingProducer> Producers;
 
   bool operator==(const PendingState &O) const;
 
@@ -103,7 +136,8 @@ struct PendingState {
   /// The least upper bound: may-sets united, must-sets intersected.
   void join(const PendingState &O, NotePreference Prefer);
 
-  /// A variable got a new value: what was known about it no longer holds.
+  /// A variable got a new value: what was known about it no longer holds
+  /// (conditions on it, producers writing the buffer it held).
   void forget(const VarDecl *V);
 
   /// Takes the edge on which L holds; false if the edge is infeasible.

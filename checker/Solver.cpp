@@ -95,8 +95,21 @@ bool Solver::preferNote(const MissNote &A, const MissNote &B) const {
   return std::tie(A.Reason, A.Detail) < std::tie(B.Reason, B.Detail);
 }
 
+/// A stream whose work the legacy default stream's work orders ("Stream
+/// synchronization behavior"): not one created non-blocking.
+static bool isBlocking(const StreamRef &S) {
+  return S.K != StreamRef::Unknown && !S.NonBlocking;
+}
+
 void Solver::syncStream(PendingState &St, const StreamRef &S,
                         const Expr *Where) {
+  // Producers complete when the sync may be of their stream, or of one that
+  // waited for them.
+  for (auto It = St.Producers.begin(); It != St.Producers.end();)
+    It = !unorderedStreams(S, It->second.Stream) ||
+                 It->second.WaitedBy.count(S.identity())
+             ? St.Producers.erase(It)
+             : std::next(It);
   // The stream waited (cudaStreamWaitEvent) for events covering copies.
   for (const auto &[Key, Wait] : St.Waits)
     if (covers(S, Wait.Stream))
@@ -123,6 +136,8 @@ void Solver::syncEvent(PendingState &St, const Expr *EventE,
 void Solver::syncEvent(PendingState &St, const AccessPath &Key,
                        const std::string &EventName, const Expr *Where,
                        const ElementRange *Elements) {
+  for (const ProducerKey &P : capturedProducers(St, Key))
+    St.Producers.erase(P);
   // The records this sync may wait for: of the same event, or of one the
   // check cannot tell apart from it (ev[j] after records of ev[i]).
   auto Info = St.Events.find(Key);
@@ -189,7 +204,67 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
   for (const auto &[WKey, Wait] : St.Waits)
     if (covers(S, Wait.Stream))
       Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
+  // The producers it follows: on its stream (or one the check cannot tell
+  // from it), on a stream it waited for, or joined by legacy-stream work.
+  for (const auto &[PKey, P] : St.Producers)
+    if (!unorderedStreams(S, P.Stream) || P.WaitedBy.count(S.identity()) ||
+        (P.LegacyJoined && isBlocking(S)))
+      Info.Producers.insert(PKey);
   St.Events[Key] = std::move(Info);
+}
+
+std::set<ProducerKey> Solver::capturedProducers(const PendingState &St,
+                                                const AccessPath &Key) const {
+  std::set<ProducerKey> Out;
+  for (const auto &[Other, Info] : St.Events)
+    if (relate(Key, Other) != PathRelation::Distinct)
+      Out.insert(Info.Producers.begin(), Info.Producers.end());
+  return Out;
+}
+
+void Solver::produce(PendingState &St, const Effect &Ev) {
+  ProducerKey Key{Ev.Buffer, Ev.OnStream.identity()};
+  PendingProducer &P = St.Producers[Key];
+  P = PendingProducer{};
+  P.Site = Ev.Anchor;
+  P.Stream = Ev.OnStream;
+  P.Var = Ev.Var;
+  // A new instance: no earlier record or wait covers it.
+  for (auto &[Event, Info] : St.Events)
+    Info.Producers.erase(Key);
+}
+
+void Solver::joinLegacy(PendingState &St) {
+  for (auto &[Key, P] : St.Producers)
+    if (isBlocking(P.Stream))
+      P.LegacyJoined = true;
+}
+
+void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
+  if (R.SummaryMode || ProducerFindingAt.count(Ev.Anchor))
+    return;
+  const StreamRef &On = Ev.OnStream;
+  const PendingProducer *Racing = nullptr;
+  for (const auto &[Key, P] : St.Producers) {
+    if (Key.first != Ev.Buffer || !unorderedStreams(P.Stream, On) ||
+        P.WaitedBy.count(On.identity()) || (P.LegacyJoined && isBlocking(On)))
+      continue;
+    // Of several, the latest in the file (an order on sites).
+    if (!Racing || Racing->Site->getBeginLoc().getRawEncoding() <
+                       P.Site->getBeginLoc().getRawEncoding())
+      Racing = &P;
+  }
+  if (!Racing)
+    return;
+  ProducerFindingAt.insert(Ev.Anchor);
+  Finding Fd;
+  Fd.Access = cast<Expr>(Ev.Anchor);
+  Fd.BufferName = spelling(Ev.Name, Ctx);
+  Fd.Producer = Racing->Site;
+  Fd.ProducerStream = Racing->Stream;
+  Fd.CopyStream = On;
+  Fd.BlockingCopy = Ev.BlockingCopy;
+  Findings.push_back(std::move(Fd));
 }
 
 void Solver::note(PendingState &St, MissReason R, const Expr *Where,
@@ -270,8 +345,10 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   switch (E.Role) {
   case ApiRole::DeviceSync:
     St.Pending.clear();
+    St.Producers.clear();
     return;
   case ApiRole::FreeSync:
+    St.Producers.clear(); // may synchronize: no claim across it
     if (!Opts.StrictMode)
       St.Pending.clear();
     else
@@ -310,6 +387,10 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     // What a cudaSuccess result would prove complete: the copies on the
     // stream that are in flight now (not ones issued after the query).
     StreamRef S = F.streamOf(arg(C, E.StreamArg));
+    // A poll may have found the producer's stream idle: no claim after it.
+    for (auto It = St.Producers.begin(); It != St.Producers.end();)
+      It = !unorderedStreams(S, It->second.Stream) ? St.Producers.erase(It)
+                                                   : std::next(It);
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();
     for (auto &[Id, P] : St.Pending)
@@ -320,6 +401,9 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     return;
   }
   case ApiRole::EventQuery: {
+    for (const ProducerKey &P :
+         capturedProducers(St, F.handleOf(arg(C, E.EventArg))))
+      St.Producers.erase(P);
     auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();
@@ -342,6 +426,16 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   case ApiRole::NotASync: {
     StreamRef S = F.streamOf(arg(C, E.StreamArg));
     note(St, E.Miss, C, &S);
+    if (E.EventArg != NoArg)
+      // S's later work waits for the producers the event follows (any the
+      // check cannot tell from it); an unknown stream may be any.
+      for (const ProducerKey &Key :
+           capturedProducers(St, F.handleOf(arg(C, E.EventArg)))) {
+        if (S.K == StreamRef::Unknown)
+          St.Producers.erase(Key);
+        else if (auto P = St.Producers.find(Key); P != St.Producers.end())
+          P->second.WaitedBy.insert(S.identity());
+      }
     if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
       // cudaStreamWaitEvent(S, e): S's later work waits for e.
       auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
@@ -416,14 +510,31 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     return;
   }
   case Effect::Call:
+    if (Ev.MayOrder)
+      St.Producers.clear();
     applyHelperCall(*this, St, Ev);
     return;
   case Effect::LambdaArg:
+    if (Ev.MayOrder)
+      St.Producers.clear();
     if (Reporting)
       applyLambdaArg(*this, St, Ev);
     return;
   case Effect::Write:
     St.forget(Ev.Var);
+    return;
+  case Effect::Produce:
+    produce(St, Ev);
+    return;
+  case Effect::Consume:
+    if (Reporting)
+      checkProducers(St, Ev);
+    return;
+  case Effect::LegacyWork:
+    joinLegacy(St);
+    return;
+  case Effect::Barrier:
+    St.Producers.clear();
     return;
   }
 }
@@ -533,7 +644,9 @@ std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
 /// Runs to a fixed point, then one reporting pass. Returns the state at
 /// the exit block, or nullopt when over budget or not analysable.
 std::optional<PendingState> Solver::run() {
-  if (Effects.Copies.empty())
+  if (Effects.Copies.empty() &&
+      llvm::none_of(Effects.List,
+                    [](const Effect &E) { return E.K == Effect::Consume; }))
     return PendingState{};
   CFG::BuildOptions BO;
   BO.setAllAlwaysAdd();

@@ -83,9 +83,24 @@ public:
               const std::string *NameStr = nullptr,
               std::optional<long long> Element = std::nullopt);
 
+  //--- The producer diagnostic ---------------------------------------------
+  /// Device work writing a device buffer (Effect::Produce).
+  void produce(PendingState &St, const Effect &Ev);
+  /// A device-to-host copy reading Ev.Buffer on Ev.OnStream: a finding
+  /// (outside summary runs) for a producer of it on a stream that is not
+  /// ordered before the copy's (unorderedStreams), that the copy's stream
+  /// did not wait for, and that no legacy-stream work joined with it.
+  void checkProducers(const PendingState &St, const Effect &Ev);
+  /// Work on the legacy default stream: producers on blocking streams are
+  /// ordered before every blocking stream's later work.
+  static void joinLegacy(PendingState &St);
+
 private:
   void note(PendingState &St, MissReason Reason, const Expr *Where,
             const StreamRef *S);
+  /// Producers an event (any the check cannot tell from Key) captured.
+  std::set<ProducerKey> capturedProducers(const PendingState &St,
+                                          const AccessPath &Key) const;
   void streamOrderedUse(const PendingState &St, const CallExpr *C,
                         const StreamRef &S);
   void applyApi(PendingState &St, const CallExpr *C, const ApiEntry &E);
@@ -104,6 +119,7 @@ private:
   const AnalysisOptions &Opts;
   std::map<const Expr *, size_t> FindingAt; ///< one per access site
   std::set<std::pair<const Expr *, const CopySite *>> SeedFindings;
+  std::set<const Stmt *> ProducerFindingAt; ///< one per copy
 };
 
 } // namespace clang::tidy::cuda

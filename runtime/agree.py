@@ -3,7 +3,10 @@
 
 Every runtime/cases/*.cu is a complete CUDA program, and every
 runtime/cases/*.cpp a complete libtorch C++ program, whose host accesses are
-marked `// access: <id>`. This script
+marked `// access: <id>`; a device-to-host copy that may read its source
+before the work writing it (the check's producer diagnostic, warned at the
+copy) is marked `// copy: <id>` with the id of the access that observes
+what it copied. This script
 
   1. builds every case: the .cu cases with nvcc, the .cpp (libtorch) cases
      with g++ against the PyTorch that `python3 -c "import torch"` finds
@@ -49,7 +52,13 @@ WARNING_RE = re.compile(
     r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): warning: (?P<msg>.* before the "
     r"asynchronous device-to-host copy into it is known to be complete) "
     r"\[cuda-async-read-before-sync\]\s*$")
+# The producer diagnostic, at a copy.
+PRODUCER_WARNING_RE = re.compile(
+    r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): warning: (?P<msg>the (asynchronous|blocking) "
+    r"device-to-host copy of .* may read it before the work that writes it on .* has "
+    r"finished) \[cuda-async-read-before-sync\]\s*$")
 ACCESS_RE = re.compile(r"//\s*access:\s*([A-Za-z0-9_.-]+)")
+COPY_RE = re.compile(r"//\s*copy:\s*([A-Za-z0-9_.-]+)")
 CHECK_RE = re.compile(r"//\s*CHECK(?:-MESSAGES)?:\s*:\[\[@LINE(?P<off>[+-]\d+)?\]\]:.*warning:")
 NOT_MODELLED_RE = re.compile(r"//\s*rt-not-modelled:\s*(.*\S)")
 ROW_RE = re.compile(r"//\s*semantics\.md row:\s*(.*\S)")
@@ -72,6 +81,7 @@ class Case:
         # rt_torch.h, built with g++ against PyTorch.
         self.torch = path.endswith(".cpp")
         self.accesses = []          # [(id, line)]
+        self.copies = []            # [(id of the access observing it, line)]
         self.expected_lines = set()  # lines a CHECK pins a warning to
         self.not_modelled = None
         self.row = None
@@ -80,6 +90,9 @@ class Case:
                 m = ACCESS_RE.search(text)
                 if m:
                     self.accesses.append((m.group(1), no))
+                m = COPY_RE.search(text)
+                if m:
+                    self.copies.append((m.group(1), no))
                 m = CHECK_RE.search(text)
                 if m:
                     self.expected_lines.add(no + int(m.group("off") or 0))
@@ -96,9 +109,15 @@ class Case:
                 return line
         return None
 
+    def lines_of(self, access_id):
+        """The access's line and the lines of copies its value comes from."""
+        return {l for i, l in self.accesses + self.copies if i == access_id}
+
+    def marked_lines(self):
+        return {l for _, l in self.accesses + self.copies}
+
     def racy_by_expectation(self):
-        lines = {l for _, l in self.accesses}
-        return bool(self.expected_lines & lines) or self.not_modelled is not None
+        return bool(self.expected_lines & self.marked_lines()) or self.not_modelled is not None
 
 
 def case_text(case):
@@ -370,7 +389,7 @@ def run_checker(cases, clang_tidy, plugin, cuda_path, jobs, extra):
         rc, out, err = run(cmd, timeout=300)
         warned = {}
         for line in out.splitlines():
-            m = WARNING_RE.match(line)
+            m = WARNING_RE.match(line) or PRODUCER_WARNING_RE.match(line)
             if m and os.path.realpath(m.group("file")) == os.path.realpath(case.path):
                 warned.setdefault(int(m.group("line")), []).append(m.group("msg"))
         ok = rc == 0 and not re.search(r"(^|: )error: ", out + err, re.M)
@@ -388,23 +407,24 @@ def verdicts(cases, gpu_cases, checker):
     for case in cases:
         g = gpu_cases.get(case.name)
         chk = checker.get(case.name) if checker is not None else None
-        marked = {l for _, l in case.accesses}
+        marked = case.marked_lines()
         if chk is not None:
             ok, warned, _ = chk
             if not ok:
                 problems.append("%s: the checker failed on this case (run with -v for its log)" % case.name)
             for line in sorted(set(warned) - marked):
-                problems.append("%s:%d: warning on a line with no `// access:` marker" % (case.name, line))
+                problems.append("%s:%d: warning on a line with no `// access:` or `// copy:` marker" % (case.name, line))
         for line in sorted(case.expected_lines - marked):
-            problems.append("%s:%d: a CHECK line pins a warning to a line with no `// access:` marker"
+            problems.append("%s:%d: a CHECK line pins a warning to a line with no `// access:` or `// copy:` marker"
                             % (case.name, line))
         if not case.accesses:
             problems.append("%s: no `// access:` marker" % case.name)
         for aid, line in case.accesses:
-            expect = line in case.expected_lines
+            lines = case.lines_of(aid)
+            expect = bool(lines & case.expected_lines)
             warned_here = None
             if chk is not None:
-                warned_here = line in chk[1]
+                warned_here = bool(lines & set(chk[1]))
             stale = total = None
             if g is not None and aid in g.get("accesses", {}):
                 a = g["accesses"][aid]

@@ -1,0 +1,239 @@
+//===--- StreamOrdering.cpp - Calls that may order device work ----------===//
+
+#include "StreamOrdering.h"
+#include "ExprUtils.h"
+#include "HelperSummaries.h"
+#include "TorchModel.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::cuda {
+namespace {
+
+/// GPU API functions documented to leave the order of device work alone:
+/// error, device and attribute queries, and creating or destroying events
+/// and streams (CUDA Runtime API 13.0, "Error Handling", "Device
+/// Management", "Event Management"; the driver API's and HIP's
+/// counterparts; NVTX ranges).
+bool leavesDeviceWorkAlone(llvm::StringRef Name) {
+  if (Name.starts_with("nvtx"))
+    return true;
+  for (llvm::StringRef Prefix : {"cuda", "hip", "cu"})
+    if (Name.consume_front(Prefix))
+      break;
+  Name.consume_back("_v2");
+  static constexpr llvm::StringLiteral Alone[] = {
+      "GetLastError", "PeekAtLastError", "GetErrorString", "GetErrorName",
+      "GetDevice", "GetDeviceCount", "GetDeviceProperties",
+      "DeviceGetAttribute", "SetDevice", "DeviceGet", "CtxGetDevice",
+      "EventCreate", "EventCreateWithFlags", "EventDestroy", "StreamGetFlags",
+      "StreamGetPriority", "FuncGetAttributes", "FuncSetAttribute",
+      "FuncGetAttribute", "OccupancyMaxActiveBlocksPerMultiprocessor",
+      "PointerGetAttributes", "DriverGetVersion", "RuntimeGetVersion",
+      "MemGetInfo"};
+  return llvm::is_contained(Alone, Name);
+}
+
+/// An object a callee could reach a stream or an event through: a stream
+/// or event handle (pointers to CUstream_st / CUevent_st), or a class (by
+/// value, pointer or reference) other than the standard library's and
+/// libtorch's, stream wrappers excepted.
+bool mayHoldStream(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  const RecordDecl *RD = T->getAsRecordDecl();
+  if (!RD)
+    return false;
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD);
+      CRD && isStreamWrapper(CRD))
+    return true;
+  if (RD->isInStdNamespace() || isTensorType(T) || isTensorVector(T))
+    return false;
+  for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getParent()->isTranslationUnit() && NS->getIdentifier() &&
+        llvm::is_contained({"c10", "at", "torch"}, NS->getName()))
+      return false;
+  return true;
+}
+
+/// A parameter of Fn that E names (a stream argument spelled `s`), or -1.
+int paramIndexOf(const Expr *E, const FunctionDecl *Fn) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
+  const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  if (!P || P->getDeclContext() != Fn)
+    return -1;
+  return static_cast<int>(P->getFunctionScopeIndex());
+}
+
+/// The walk behind orderingFactsOf.
+class OrderingWalk : public RecursiveASTVisitor<OrderingWalk> {
+public:
+  OrderingWalk(const FunctionDecl *Fn, const ApiModel &Model, ASTContext &Ctx,
+               unsigned Depth, StreamOrderingCache &Cache,
+               StreamOrderingFacts &Out)
+      : Fn(Fn), Model(Model), Ctx(Ctx), Depth(Depth), Cache(Cache), Out(Out) {}
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (Out.Orders)
+      return false; // nothing more to learn
+    if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
+      const CallExpr *Config = K->getConfig();
+      Configs.insert(Config);
+      streamWork(Config && Config->getNumArgs() > 3 ? Config->getArg(3)
+                                                    : nullptr);
+      return true;
+    }
+    if (Configs.count(C))
+      return true; // a launch's configuration (__cudaPushCallConfiguration)
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (const ApiEntry *E = Model.lookup(Callee)) {
+      api(C, *E);
+      return true;
+    }
+    if (const FunctionDecl *Def =
+            Callee ? summarizable(Callee, Ctx.getSourceManager()) : nullptr) {
+      if (Depth == 0 || Def == Fn) {
+        Out.Orders = true; // too deep, or recursion: may order
+        return true;
+      }
+      StreamOrderingFacts Inner =
+          orderingFactsOf(Def, Model, Ctx, Depth - 1, Cache);
+      Out.Orders |= Inner.Orders;
+      for (unsigned P : Inner.WorkOnStreamParams)
+        streamWork(paramArg(C, P));
+      return true;
+    }
+    Out.Orders |= opaqueCallMayOrder(C, Callee, Ctx);
+    return true;
+  }
+  /// A constructor, or the destructor of a local, the project defines.
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    special(E->getConstructor());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl())
+      if (RD->hasDefinition() && !RD->hasTrivialDestructor())
+        special(RD->getDestructor());
+    return true;
+  }
+  // Lambdas and local classes defined here run only where called.
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+
+private:
+  void special(const FunctionDecl *F) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!F || Out.Orders || F->isTrivial() ||
+        SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+      return;
+    const FunctionDecl *Def = summarizable(F, SM);
+    if (!Def || Depth == 0 || Def == Fn) {
+      Out.Orders = true;
+      return;
+    }
+    Out.Orders |= orderingFactsOf(Def, Model, Ctx, Depth - 1, Cache).Orders;
+  }
+  /// Device work on stream S (null: omitted, the default stream): orders
+  /// blocking streams when S is the legacy default stream, which only a
+  /// stream parameter's argument can tell.
+  void streamWork(const Expr *S) {
+    int P = S ? paramIndexOf(S, Fn) : -1;
+    if (P >= 0)
+      Out.WorkOnStreamParams.insert(static_cast<unsigned>(P));
+    else
+      Out.Orders = true;
+  }
+  void api(const CallExpr *C, const ApiEntry &E) {
+    switch (E.Role) {
+    case ApiRole::AsyncCopy:
+    case ApiRole::AsyncBatchCopy:
+    case ApiRole::StreamOrdered:
+      streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
+      return;
+    case ApiRole::NotASync:
+      if (E.EventArg != NoArg)
+        Out.Orders = true; // cudaStreamWaitEvent
+      else
+        streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
+      return;
+    case ApiRole::StreamCreate:
+    case ApiRole::CurrentStream:
+    case ApiRole::PoolStream:
+    case ApiRole::CaptureBegin:
+    case ApiRole::CaptureEnd:
+      return;
+    default:
+      Out.Orders = true; // synchronizes, records, waits, allocates
+      return;
+    }
+  }
+
+  const FunctionDecl *Fn;
+  const ApiModel &Model;
+  ASTContext &Ctx;
+  unsigned Depth;
+  StreamOrderingCache &Cache;
+  StreamOrderingFacts &Out;
+  std::set<const CallExpr *> Configs;
+};
+
+} // namespace
+
+bool opaqueCallMayOrder(const CallExpr *C, const FunctionDecl *Callee,
+                        const ASTContext &Ctx) {
+  if (!Callee)
+    return true; // a function pointer: anything
+  if (Callee->getBuiltinID())
+    return false;
+  if (isUnmodelledGpuApi(Callee))
+    return !leavesDeviceWorkAlone(Callee->getName());
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+    return true; // the project's own code, compiled elsewhere
+  // std::function and other callable objects run code the check cannot see.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+      Op && Op->getOperator() == OO_Call)
+    return true;
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(C)) {
+    // What a stream wrapper holds: its conversion to a handle, accessors.
+    if (const auto *RD = M->getRecordDecl(); RD && isStreamWrapper(RD))
+      if (isa<CXXConversionDecl>(Callee) ||
+          (Callee->getIdentifier() &&
+           llvm::is_contained({"stream", "value", "id", "device",
+                               "device_index", "device_type", "unwrap",
+                               "is_default", "priority"},
+                              Callee->getName())))
+        return false;
+    if (const Expr *Obj = M->getImplicitObjectArgument();
+        Obj && mayHoldStream(Obj->getType()))
+      return true;
+  }
+  for (const Expr *A : C->arguments())
+    if (A && mayHoldStream(A->getType()))
+      return true;
+  return false;
+}
+
+const StreamOrderingFacts &orderingFactsOf(const FunctionDecl *Def,
+                                           const ApiModel &Model,
+                                           ASTContext &Ctx, unsigned Depth,
+                                           StreamOrderingCache &Cache) {
+  if (auto It = Cache.find(Def); It != Cache.end())
+    return It->second;
+  StreamOrderingFacts Out;
+  // Recursion through Def meets this provisional entry: it may order.
+  Cache[Def].Orders = true;
+  if (!Def || !Def->getBody())
+    Out.Orders = true;
+  else
+    OrderingWalk(Def, Model, Ctx, Depth, Cache, Out)
+        .TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  return Cache[Def] = std::move(Out);
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,558 @@
+// The producer diagnostic: a device-to-host copy issued on a stream that
+// nothing made wait for the device work writing its source reads the source
+// before it is written (runtime/cases/copy_other_stream_no_wait.cu, stale
+// on the GPU; its twin copy_other_stream_event_wait.cu, fresh). The warning
+// claims that the two streams are different and unordered, so it is given
+// only where both are known: the legacy or per-thread default stream, or
+// a stream the function created into a local variable. Anything that may
+// order them -- a host sync, an event recorded after the work and waited
+// for, work on the legacy default stream between blocking streams, a call
+// the check does not see into -- silences it.
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+__global__ void fill(float *d, int n) {
+  if (threadIdx.x < n)
+    d[threadIdx.x] = 1.0f;
+}
+__global__ void scale(const float *in, float *out) { out[0] = 2 * in[0]; }
+// Takes a pointer to non-const, but only reads through it.
+__global__ void sloppyRead(float *in, float *out) { out[0] = in[0]; }
+__global__ void declaredOnly(float *d);
+// Writes through a copy of its parameter.
+__global__ void writeThroughCopy(float *d) {
+  float *q = d + 1;
+  *q = 0;
+}
+void consume(float);
+void opaqueJoin(cudaStream_t a, cudaStream_t b);
+void opaqueNoStreams(int n);
+
+//===--- The race, and what orders the two streams ------------------------===//
+
+void kernelOtherStream(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2' wait for stream 's1': record an event on stream 's1' after the write and wait for it on stream 's2' (cudaEventRecord + cudaStreamWaitEvent; libtorch: CUDAEvent::record + block; Python: wait_stream), or synchronize stream 's1' before the copy
+  cudaStreamSynchronize(s2);
+  consume(h[0]);
+}
+
+void eventRecordedAndWaited(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaEvent_t e;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaEventCreate(&e);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaEventRecord(e, s1);
+  cudaStreamWaitEvent(s2, e, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+  consume(h[0]);
+}
+
+void eventRecordedBeforeTheWork(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaEvent_t e;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaEventCreate(&e);
+  cudaEventRecord(e, s1);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaStreamWaitEvent(s2, e, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+void eventWaitedByAnotherStream(float *h, float *d) {
+  cudaStream_t s1, s2, s3;
+  cudaEvent_t e;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaStreamCreate(&s3);
+  cudaEventCreate(&e);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaEventRecord(e, s1);
+  cudaStreamWaitEvent(s3, e, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-5]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// s3 waited for the work; an event recorded on s3 after that carries it on.
+void waitsChained(float *h, float *d) {
+  cudaStream_t s1, s2, s3;
+  cudaEvent_t e, f;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaStreamCreate(&s3);
+  cudaEventCreate(&e);
+  cudaEventCreate(&f);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaEventRecord(e, s1);
+  cudaStreamWaitEvent(s3, e, 0);
+  cudaEventRecord(f, s3);
+  cudaStreamWaitEvent(s2, f, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void hostSyncOfTheProducer(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaStreamSynchronize(s1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void hostSyncOfAnotherStream(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaStreamSynchronize(s2);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+void eventSynchronized(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaEvent_t e;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaEventCreate(&e);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaEventRecord(e, s1);
+  cudaEventSynchronize(e);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void deviceSynchronized(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaDeviceSynchronize();
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void polledUntilIdle(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  while (cudaStreamQuery(s1) == cudaErrorNotReady) {
+  }
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void sameStream(float *h, float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+}
+
+// Handles are values: t is s.
+void copyOfTheProducersStream(float *h, float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaStream_t t = s;
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, t);
+  cudaStreamSynchronize(t);
+}
+
+// On some path only: still a race on the other.
+void eventWaitedOnOnePath(float *h, float *d, bool careful) {
+  cudaStream_t s1, s2;
+  cudaEvent_t e;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaEventCreate(&e);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  if (careful) {
+    cudaEventRecord(e, s1);
+    cudaStreamWaitEvent(s2, e, 0);
+  }
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-7]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+//===--- The legacy default stream ----------------------------------------===//
+
+// The legacy default stream waits for blocking streams.
+void copyOnLegacyAfterBlocking(float *h, float *d) {
+  cudaStream_t s1;
+  cudaStreamCreate(&s1);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  cudaStreamSynchronize(0);
+}
+
+void copyOnLegacyAfterNonBlocking(float *h, float *d) {
+  cudaStream_t s1;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes the legacy default stream wait for stream 's1'
+  cudaStreamSynchronize(0);
+}
+
+void kernelOnLegacyCopyOnBlocking(float *h, float *d) {
+  cudaStream_t s2;
+  cudaStreamCreate(&s2);
+  fill<<<1, 64>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void kernelOnLegacyCopyOnNonBlocking(float *h, float *d) {
+  cudaStream_t s2;
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  fill<<<1, 64>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on the legacy default stream has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on the legacy default stream here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// Work on the legacy default stream between two blocking streams orders
+// them: it waits for s1's work, and s2's later work waits for it.
+void legacyWorkBetweenBlockingStreams(float *h, float *d, float *x) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemsetAsync(x, 0, 64, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void legacyWorkBetweenNonBlockingStreams(float *h, float *d, float *x) {
+  cudaStream_t s1, s2;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemsetAsync(x, 0, 64, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// A blocking cudaMemcpy synchronizes the legacy default stream, which
+// waits for blocking streams only.
+void blockingMemcpyBetween(float *h, float *d, float *a, const float *b) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpy(a, b, 64, cudaMemcpyHostToHost);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// A blocking copy to the host reads its source on the legacy default
+// stream, which does not wait for a non-blocking stream.
+void blockingCopyAfterNonBlocking(float *h, float *d) {
+  cudaStream_t s1;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes the legacy default stream
+}
+
+//===--- Which work writes the source -------------------------------------===//
+
+void constPointerIsRead(float *h, float *d, float *o) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  scale<<<1, 1, 0, s1>>>(d, o);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void outputOfTheKernel(float *h, float *d, float *o) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  scale<<<1, 1, 0, s1>>>(d, o);
+  cudaMemcpyAsync(h, o, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'o' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'o' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// The kernel's body is visible and never writes through `in`.
+void nonConstPointerOnlyRead(float *h, float *d, float *o) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  sloppyRead<<<1, 1, 0, s1>>>(d, o);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void writesThroughACopyOfThePointer(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  writeThroughCopy<<<1, 1, 0, s1>>>(d);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// A declaration only: a pointer to non-const may be written.
+void kernelWithoutBody(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  declaredOnly<<<1, 1, 0, s1>>>(d);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+void asyncCopyAndMemsetIntoDevice(float *h, float *d, float *e,
+                                  const float *src) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaMemcpyAsync(d, src, 64, cudaMemcpyHostToDevice, s1);
+  cudaMemsetAsync(e, 0, 64, s1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaMemcpyAsync(h, e, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'e' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-7]]:3: note: 'e' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// Another buffer: no claim about d.
+void anotherBufferWritten(float *h, float *d, float *e) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(e, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// The copy reads its source whatever the destination: a pageable one too.
+void pageableDestination(float *d) {
+  float h[16];
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+  consume(h[0]);
+}
+
+// The buffer variable holds another buffer by the time of the copy.
+void bufferReassigned(float *h, float *d, float *other) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  d = other;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+//===--- Streams the check cannot tell apart: no claim --------------------===//
+
+void parameterStreams(float *h, float *d, cudaStream_t s1, cudaStream_t s2) {
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// A stream created here is new, but the parameter may be the legacy default
+// stream, which waits for a blocking stream.
+void createdAndParameter(float *h, float *d, cudaStream_t s2) {
+  cudaStream_t s1;
+  cudaStreamCreate(&s1);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+cudaStream_t pickStream(int i);
+void streamsFromCalls(float *h, float *d) {
+  cudaStream_t s1 = pickStream(0), s2 = pickStream(1);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// Given another value after its creation: no longer known.
+void createdThenReassigned(float *h, float *d, cudaStream_t other) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  s2 = other;
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+//===--- Calls that may order the streams ---------------------------------===//
+
+void opaqueCallGivenTheStreams(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  opaqueJoin(s1, s2);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// The project's own function, compiled elsewhere: it may launch work on the
+// legacy default stream, or synchronize.
+void opaqueProjectFunction(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  opaqueNoStreams(3);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// Error checks leave device work alone.
+void errorCheckBetween(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  if (cudaGetLastError() != cudaSuccess)
+    return;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-5]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// "Implicit Synchronization": a device allocation between the two.
+void allocationBetween(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  float *x;
+  cudaMalloc(&x, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+//===--- Helpers with visible bodies --------------------------------------===//
+
+static void joinStreams(cudaStream_t from, cudaStream_t to) {
+  cudaEvent_t e;
+  cudaEventCreate(&e);
+  cudaEventRecord(e, from);
+  cudaStreamWaitEvent(to, e, 0);
+}
+static void check(cudaError_t e) {
+  if (e != cudaSuccess)
+    abort();
+}
+static void launchMore(float *x, cudaStream_t s) { fill<<<1, 64, 0, s>>>(x, 4); }
+
+void helperJoinsTheStreams(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  joinStreams(s1, s2);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void helperChecksErrors(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  check(cudaGetLastError());
+  check(cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2));
+  // CHECK: :[[@LINE-1]]:9: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:9: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// Work on a created stream orders nothing; on stream 0 it would.
+void helperLaunchesOnAStream(float *h, float *d, float *x) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  launchMore(x, s2);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+void helperLaunchesOnLegacy(float *h, float *d, float *x) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  launchMore(x, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
