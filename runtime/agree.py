@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Agreement between cuda-async-read-before-sync and what a GPU shows.
 
-Every runtime/cases/*.cu is a complete CUDA program, and every
-runtime/cases/*.cpp a complete libtorch C++ program, whose host accesses are
-marked `// access: <id>`; a device-to-host copy that may read its source
+Every runtime/cases/*.cu is a complete CUDA program, every
+runtime/cases/*.cpp a complete libtorch C++ program and every
+runtime/cases/*.py a complete PyTorch program (on rt_torch.py; the check
+does not read Python: its expectation is the `# expect: warning` marker, the
+verdict of the case's libtorch twin), whose host accesses are marked
+`// access: <id>` (`# access: <id>`); a device-to-host copy that may read its source
 before the work writing it (the check's producer diagnostic, warned at the
 copy) is marked `// copy: <id>` with the id of the access that observes
 what it copied. This script
@@ -57,11 +60,13 @@ PRODUCER_WARNING_RE = re.compile(
     r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): warning: (?P<msg>the (asynchronous|blocking) "
     r"device-to-host copy of .* may read it before the work that writes it on .* has "
     r"finished) \[cuda-async-read-before-sync\]\s*$")
-ACCESS_RE = re.compile(r"//\s*access:\s*([A-Za-z0-9_.-]+)")
-COPY_RE = re.compile(r"//\s*copy:\s*([A-Za-z0-9_.-]+)")
+ACCESS_RE = re.compile(r"(?://|#)\s*access:\s*([A-Za-z0-9_.-]+)")
+COPY_RE = re.compile(r"(?://|#)\s*copy:\s*([A-Za-z0-9_.-]+)")
+# A Python case's expectation: the line warns in the case's libtorch twin.
+PY_EXPECT_RE = re.compile(r"#\s*expect:\s*warning\b")
 CHECK_RE = re.compile(r"//\s*CHECK(?:-MESSAGES)?:\s*:\[\[@LINE(?P<off>[+-]\d+)?\]\]:.*warning:")
-NOT_MODELLED_RE = re.compile(r"//\s*rt-not-modelled:\s*(.*\S)")
-ROW_RE = re.compile(r"//\s*semantics\.md row:\s*(.*\S)")
+NOT_MODELLED_RE = re.compile(r"(?://|#)\s*rt-not-modelled:\s*(.*\S)")
+ROW_RE = re.compile(r"(?://|#)\s*semantics\.md row:\s*(.*\S)")
 DRIVER_API_RE = re.compile(r"^\s*#\s*include\s*<cuda\.h>", re.M)
 TORCH_API_INCLUDE = "/usr/include/torch/csrc/api/include"
 TORCH_STANDIN = os.path.join(REPO, "test", "Inputs", "torch-real-standin")
@@ -80,6 +85,8 @@ class Case:
         # .cu: CUDA C++ on rt.h, built with nvcc; .cpp: libtorch C++ on
         # rt_torch.h, built with g++ against PyTorch.
         self.torch = path.endswith(".cpp")
+        # .py: a PyTorch program, run by the Python that imports torch.
+        self.python = path.endswith(".py")
         self.accesses = []          # [(id, line)]
         self.copies = []            # [(id of the access observing it, line)]
         self.expected_lines = set()  # lines a CHECK pins a warning to
@@ -96,6 +103,8 @@ class Case:
                 m = CHECK_RE.search(text)
                 if m:
                     self.expected_lines.add(no + int(m.group("off") or 0))
+                if self.python and PY_EXPECT_RE.search(text):
+                    self.expected_lines.add(no)
                 m = NOT_MODELLED_RE.search(text)
                 if m:
                     self.not_modelled = m.group(1)
@@ -127,7 +136,8 @@ def case_text(case):
 
 def load_cases(patterns):
     paths = sorted(glob.glob(os.path.join(CASES_DIR, "*.cu"))
-                   + glob.glob(os.path.join(CASES_DIR, "*.cpp")))
+                   + glob.glob(os.path.join(CASES_DIR, "*.cpp"))
+                   + glob.glob(os.path.join(CASES_DIR, "*.py")))
     if patterns:
         paths = [p for p in paths
                  if any(fnmatch.fnmatch(os.path.splitext(os.path.basename(p))[0], pat)
@@ -254,6 +264,10 @@ def build(cases, nvcc, build_dir, link, jobs, arch, torch=None, cxx="g++", cuda_
 
     def one(case):
         out = os.path.join(build_dir, sub, case.name + ("" if link else ".o"))
+        if case.python:  # nothing to build; run where PyTorch imports
+            if torch is None:
+                return case.name, (None, "skipped: no PyTorch to run it")
+            return case.name, (True, case.path)
         if case.torch:
             if torch is None:
                 return case.name, (None, "skipped: no libtorch to compile against")
@@ -291,7 +305,7 @@ def compile_cached(case, cmd, out, harness):
 # ---------------------------------------------------------------------------
 # GPU runs
 
-def run_on_gpu(cases, built, reps, log):
+def run_on_gpu(cases, built, reps, log, python="python3"):
     measured = {}
     for case in cases:
         ok, exe = built[case.name]
@@ -300,7 +314,8 @@ def run_on_gpu(cases, built, reps, log):
         if not ok:
             measured[case.name] = {"exit": None, "error": "build failed", "accesses": {}}
             continue
-        rc, out, err = run([exe, "-n", str(reps)], timeout=180 if case.torch else 120)
+        cmd = ([python, exe] if case.python else [exe]) + ["-n", str(reps)]
+        rc, out, err = run(cmd, timeout=180 if case.torch or case.python else 120)
         acc = {}
         for line in out.splitlines():
             m = RT_LINE_RE.match(line.strip())
@@ -341,7 +356,7 @@ def sanitize(cases, built, measured, jobs):
 
     # Not the libtorch cases: PyTorch's start-up under the tools takes minutes.
     jobs_list = [(c, tool, args) for c in cases
-                 if not c.torch and racy(c) and built[c.name][0]
+                 if not c.torch and not c.python and racy(c) and built[c.name][0]
                  for tool, args in SANITIZERS]
 
     def one(item):
@@ -551,14 +566,15 @@ def main():
     log("== %d cases; %s; nvcc %s; CUDA headers for clang: %s"
         % (len(cases), "GPU: %s, driver %s" % gpu if gpu else "no GPU", nvcc, cuda_path))
     torch_cases = [c for c in cases if c.torch]
-    torch = find_torch(args.python) if torch_cases else None
+    py_cases = [c for c in cases if c.python]
+    torch = find_torch(args.python) if torch_cases or py_cases else None
     if torch_cases:
         log("== %d libtorch cases; %s" % (len(torch_cases), (
             "PyTorch %s at %s (g++ builds against it)" % (torch["version"], torch["dir"]))
             if torch else "no PyTorch importable by %s: their builds are skipped" % args.python))
     # The checker parses the libtorch cases with Debian's libtorch-dev headers.
     torch_headers = os.path.exists(os.path.join(TORCH_API_INCLUDE, "torch", "torch.h"))
-    chk_cases = [c for c in cases if not c.torch or torch_headers]
+    chk_cases = [c for c in cases if not c.python and (not c.torch or torch_headers)]
 
     # 1. build (and, in parallel, the checker)
     checker = None
@@ -581,15 +597,17 @@ def main():
         built = fut_build.result()
         if fut_chk:
             checker = fut_chk.result()
-    kind = {c.name: ("g++" if c.torch else "nvcc") for c in cases}
+    kind = {c.name: ("g++" if c.torch else "python" if c.python else "nvcc") for c in cases}
     skipped = sorted(n for n, (ok, _) in built.items() if ok is None)
     nbad = [n for n, (ok, _) in built.items() if ok is False]
-    for tool, mine in (("nvcc", [c for c in cases if not c.torch]), ("g++ for libtorch", torch_cases)):
+    for tool, mine in (("nvcc", [c for c in cases if not c.torch and not c.python]),
+                       ("g++ for libtorch", torch_cases), ("python (nothing to build)", py_cases)):
         if not mine:
             continue
         todo = [c for c in mine if c.name not in skipped]
         if not todo:
-            log("== %s: skipped for %d cases: no libtorch to compile against" % (tool, len(mine)))
+            log("== %s: skipped for %d cases: no PyTorch to build against or run them"
+                % (tool, len(mine)))
             continue
         bad = [c for c in todo if c.name in nbad]
         log("== %s (%s): %d/%d built" % (tool, "linked" if link else "compile only",
@@ -600,10 +618,14 @@ def main():
     if checker is not None:
         nwarn = sum(len(v[1]) for v in checker.values())
         log("== checker: %d warnings on %d cases" % (nwarn, len(chk_cases)))
-        if len(chk_cases) < len(cases):
+        if py_cases:
+            log("== checker: not run on %d Python cases (it reads C++); their rows compare "
+                "the `# expect: warning` markers with the GPU" % len(py_cases))
+        if len(chk_cases) + len(py_cases) < len(cases):
             log("== checker: skipped for %d libtorch cases: no libtorch headers (%s); "
                 "their table rows compare the CHECK lines with the GPU"
-                % (len(cases) - len(chk_cases), os.path.join(TORCH_API_INCLUDE, "torch", "torch.h")))
+                % (len(cases) - len(chk_cases) - len(py_cases),
+                   os.path.join(TORCH_API_INCLUDE, "torch", "torch.h")))
         failed_logs = [text for _, (ok, _, text) in sorted(checker.items()) if not ok]
         if failed_logs:
             # Without -v, the first failure's log still shows (CI prints only this).
@@ -616,7 +638,7 @@ def main():
     results = []  # (label, record dict)
     if gpu:
         log("== running every case on the GPU, %d repetitions" % args.reps)
-        measured = run_on_gpu(cases, built, args.reps, log)
+        measured = run_on_gpu(cases, built, args.reps, log, args.python)
         if skipped:
             log("== not run (their build was skipped): %s" % " ".join(skipped))
         rc, out, _ = run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total",
@@ -628,7 +650,7 @@ def main():
             "reps": args.reps, "delay_ms": 30, "elements": 1 << 20,
             "cases": measured,
         }
-        if torch and any(c.torch and c.name in measured for c in cases):
+        if torch and any((c.torch or c.python) and c.name in measured for c in cases):
             rec["torch"] = torch["version"]
         path = os.path.join(args.results_dir, slug(*gpu) + ".json")
         if (args.cases or skipped) and os.path.exists(path):

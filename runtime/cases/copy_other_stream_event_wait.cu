@@ -1,0 +1,42 @@
+// The fix: an event recorded on the kernel's stream after it, waited for by the copy's stream.
+//
+// semantics.md row: cudaMemcpyAsync D2H on stream s2 after cudaEventRecord(e, s1) following the kernel and cudaStreamWaitEvent(s2, e)
+// Expected on the GPU: the access reads fresh data
+// Expected from the check: silent
+//
+// Twin: copy_other_stream_no_wait.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s1;
+  cudaStreamCreate(&s1);
+  cudaStream_t s2;
+  cudaStreamCreate(&s2);
+  cudaEvent_t e;
+  cudaEventCreate(&e);
+  float *d, *h;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); // d holds the sentinel
+  rt::delay_then_fill<<<264, 256, 0, s1>>>(d, n, rt::kDelayNs, 0);
+  cudaEventRecord(e, s1);
+  cudaStreamWaitEvent(s2, e, 0);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s2); // copy: read
+  cudaStreamSynchronize(s2);
+  float v = h[0]; // access: read
+  rt::observe("read", v);
+  cudaDeviceSynchronize();
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+  cudaEventDestroy(e);
+}
+
+RT_MAIN()
