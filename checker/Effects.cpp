@@ -115,8 +115,23 @@ private:
                   const Expr *Inner);
   void collectAccessEffects();
   //--- The producer diagnostic's effects (see Effects.h) --------------------
-  /// Device work on stream S at At writes Buf (a device buffer).
-  void addProducer(const Stmt *At, const Expr *Buf, const StreamRef &S);
+  /// Device work on stream S at At writes Buf (a device buffer; OnCurrent:
+  /// a libtorch op, on the current stream).
+  void addProducer(const Stmt *At, const Expr *Buf, const StreamRef &S,
+                   bool OnCurrent = false);
+  /// A tensor a libtorch op writes as device work: known to be on the GPU,
+  /// or, in a helper's summary, a parameter of unknown device (the call
+  /// decides, addHelperProducers).
+  bool mayBeCudaTensor(const Expr *Root) {
+    Provenance P = F.provenanceOf(Root);
+    if (P == Provenance::Device)
+      return true;
+    const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
+    return R.SummaryMode && P == Provenance::Unknown && D &&
+           isa<ParmVarDecl>(D->getDecl());
+  }
+  /// The device work a helper called at C leaves writing its arguments.
+  void addHelperProducers(const CallExpr *C, const HelperSummary &S);
   /// A device-to-host copy at At reads Src on stream S (Blocking: the call
   /// returns once it is done).
   void addConsumer(const Stmt *At, const Expr *Src, const StreamRef &S,
@@ -390,8 +405,9 @@ void EffectBuilder::collectCallEffects() {
         Callee->getName().ends_with("_") &&
         isTensorType(M->getImplicitObjectArgument()->getType()))
       if (const Expr *Obj = bufferRoot(M->getImplicitObjectArgument());
-          Obj && F.provenanceOf(Obj) == Provenance::Device)
-        addProducer(C, Obj, F.currentStreamAt(C->getBeginLoc()));
+          Obj && mayBeCudaTensor(Obj))
+        addProducer(C, Obj, F.currentStreamAt(C->getBeginLoc()),
+                    /*OnCurrent=*/true);
     const FunctionDecl *Def =
         Callee ? summarizable(Callee, Ctx.getSourceManager()) : nullptr;
     if (!Def) {
@@ -405,6 +421,7 @@ void EffectBuilder::collectCallEffects() {
     Ev.CE = C;
     Ev.Summary = S;
     Ev.MayOrder = helperMayOrder(C, Def);
+    const HelperSummary *Produced = S;
     if (S) {
       Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, CalleeLambda);
       // Copies it issues on a stream this callable is capturing: recorded.
@@ -413,6 +430,8 @@ void EffectBuilder::collectCallEffects() {
       });
     }
     Out.List.push_back(std::move(Ev));
+    if (Produced)
+      addHelperProducers(C, *Produced);
     // Copies into what it returns: the call's result is their destination
     // (issued after the call's own effects, which came before them).
     if (S)
@@ -653,8 +672,8 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
   if (Name == "copy_") {
     const Expr *Src = arg(C, 0);
     const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
-    if (OnDevice(ObjRoot)) // into a CUDA tensor, on the current stream
-      addProducer(C, ObjRoot, Current);
+    if (ObjRoot && mayBeCudaTensor(ObjRoot)) // on the current stream
+      addProducer(C, ObjRoot, Current, /*OnCurrent=*/true);
     if (!Async) {
       if (OnDevice(SrcRoot)) {
         addConsumer(C, SrcRoot, Current, /*Blocking=*/true);
@@ -742,7 +761,7 @@ void EffectBuilder::bindResult(const CallExpr *C, bool Pageable,
 }
 
 void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
-                                const StreamRef &S) {
+                                const StreamRef &S, bool OnCurrent) {
   const Expr *Root = Buf ? bufferRoot(Buf) : nullptr;
   if (!Root || S.K == StreamRef::Unknown)
     return;
@@ -754,9 +773,30 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
   Ev.Buffer = F.Aliases.classKey(AccessPath::of(Root));
   Ev.Name = Root;
   Ev.OnStream = S;
+  Ev.OnCurrent = OnCurrent;
   if (const auto *D = dyn_cast<DeclRefExpr>(strip(Root)))
     Ev.Var = dyn_cast<VarDecl>(D->getDecl());
   Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::addHelperProducers(const CallExpr *C,
+                                       const HelperSummary &S) {
+  for (const HelperSummary::Production &P : S.Produces) {
+    const Expr *A = paramArg(C, static_cast<int>(P.BufferParam));
+    const Expr *Root = A ? bufferRoot(A) : nullptr;
+    if (!Root || (P.Torch && F.provenanceOf(Root) != Provenance::Device))
+      continue;
+    StreamRef On =
+        P.On == HelperSummary::Production::OnStreamParam
+            ? F.streamOf(paramArg(C, static_cast<int>(P.StreamParam)))
+        : P.On == HelperSummary::Production::CurrentStream
+            ? F.currentStreamAt(C->getBeginLoc())
+            : F.streamOf(nullptr);
+    if (P.On == HelperSummary::Production::OnStreamParam &&
+        !paramArg(C, static_cast<int>(P.StreamParam)))
+      continue; // a defaulted stream argument: not followed
+    addProducer(C, Root, On, P.Torch);
+  }
 }
 
 void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,

@@ -85,6 +85,7 @@ struct Effect {
   // spelled in Name), the stream the work runs on.
   StreamRef OnStream;
   bool BlockingCopy = false; ///< Consume: the call returns after the copy
+  bool OnCurrent = false; ///< Produce: on libtorch's current stream
 };
 
 /// Everything the solver applies for one callable.

@@ -552,6 +552,30 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     else
       S->SyncsStreamParam[Sd->StreamParam] = Cleared;
   }
+  for (const auto &[Key, P] : Exit.Producers) {
+    const auto *Buf = dyn_cast_or_null<ParmVarDecl>(P.Var);
+    if (!Buf || Buf->getDeclContext() != Def)
+      continue;
+    HelperSummary::Production Pr;
+    Pr.BufferParam = Buf->getFunctionScopeIndex();
+    Pr.Torch = P.OnCurrent;
+    const ValueDecl *StreamRoot = P.Stream.K == StreamRef::Named &&
+                                          P.Stream.Path.steps().empty()
+                                      ? P.Stream.Path.rootDecl()
+                                      : nullptr;
+    if (const auto *SP = dyn_cast_or_null<ParmVarDecl>(StreamRoot);
+        SP && SP->getDeclContext() == Def) {
+      Pr.On = HelperSummary::Production::OnStreamParam;
+      Pr.StreamParam = SP->getFunctionScopeIndex();
+    } else if (P.OnCurrent && P.Stream.K == StreamRef::Legacy) {
+      Pr.On = HelperSummary::Production::CurrentStream;
+    } else if (P.Stream.K == StreamRef::Legacy) {
+      Pr.On = HelperSummary::Production::LegacyStream;
+    } else {
+      continue; // a stream the caller cannot name
+    }
+    S->Produces.push_back(Pr);
+  }
   S->Named = Named;
   S->NamedBufferStreams =
       std::min<size_t>(S->CaptureStreams.size(), MaxNamedStreams);

@@ -108,6 +108,19 @@ struct HelperSummary {
     bool Pageable = false;
   };
   std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
+  /// Device work the helper leaves writing a buffer parameter, unordered
+  /// with other streams at its exit on some path (the producer diagnostic:
+  /// `produce(d, n, s)` launching a kernel that writes d on s). On a stream
+  /// parameter (index), on libtorch's current stream (the caller's at the
+  /// call), or on the legacy default stream.
+  struct Production {
+    unsigned BufferParam = 0;
+    enum Where { OnStreamParam, CurrentStream, LegacyStream } On = LegacyStream;
+    unsigned StreamParam = 0;
+    /// A libtorch op: device work only when the argument is a CUDA tensor.
+    bool Torch = false;
+  };
+  std::vector<Production> Produces;
 
   // Buffers and streams the caller can name too, by their keys here: a
   // lambda's captures (C++ [expr.prim.lambda.capture]: a capture names the

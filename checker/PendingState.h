@@ -85,6 +85,8 @@ struct PendingProducer {
   bool LegacyJoined = false;
   /// The variable holding the buffer, if one: a new value ends the claim.
   const VarDecl *Var = nullptr;
+  /// On libtorch's current stream (as the callable sees it).
+  bool OnCurrent = false;
   bool operator==(const PendingProducer &O) const {
     return Site == O.Site && WaitedBy == O.WaitedBy &&
            LegacyJoined == O.LegacyJoined;

@@ -229,6 +229,7 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.Site = Ev.Anchor;
   P.Stream = Ev.OnStream;
   P.Var = Ev.Var;
+  P.OnCurrent = Ev.OnCurrent;
   // A new instance: no earlier record or wait covers it.
   for (auto &[Event, Info] : St.Events)
     Info.Producers.erase(Key);
@@ -644,9 +645,12 @@ std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
 /// Runs to a fixed point, then one reporting pass. Returns the state at
 /// the exit block, or nullopt when over budget or not analysable.
 std::optional<PendingState> Solver::run() {
+  // (A helper's producers are part of its summary.)
   if (Effects.Copies.empty() &&
-      llvm::none_of(Effects.List,
-                    [](const Effect &E) { return E.K == Effect::Consume; }))
+      llvm::none_of(Effects.List, [&](const Effect &E) {
+        return E.K == Effect::Consume ||
+               (R.SummaryMode && E.K == Effect::Produce);
+      }))
     return PendingState{};
   CFG::BuildOptions BO;
   BO.setAllAlwaysAdd();

@@ -8,13 +8,13 @@
 //   side.synchronize(); a[:] = tmp
 //
 // The host side is right: the host reads tmp only after the stream that ran
-// the copy is synchronized, so cuda-async-read-before-sync is silent here (it
-// would warn if only the default stream were synchronized: pool streams are
-// non-blocking). But nothing makes the side stream wait for the default
-// stream, where the model step writes b: the copy can read b before the
-// producer has finished, and the host then consumes stale data although every
-// host access is after its sync. That device-side cross-stream hazard is not
-// what the check looks for (docs/libtorch-side-stream.md).
+// the copy is synchronized (the check would warn if only the default stream
+// were synchronized: pool streams are non-blocking). But nothing makes the
+// side stream wait for the default stream, where the model step writes b:
+// the copy can read b before the producer has finished, and the host then
+// consumes stale data although every host access is after its sync. The
+// check's producer diagnostic warns at the copy, with a note on modelStep's
+// write of b (docs/libtorch-side-stream.md).
 //
 // Run with --wait-stream to add the missing ordering: an event recorded on
 // the default stream after the producer, waited for by the side stream

@@ -5,10 +5,8 @@
 //   Except in a process's first repetition: the first c10::cuda::getStreamFromPool() creates PyTorch's stream pool, and that
 //   took 32 ms on the H200, as long as the pending producer (evidently it waited for the device), so the copy was issued after the
 //   producer had finished. Measured: 4/5 here; 6/6 with the pool created before the producer; fresh in each of 3 runs of -n 1.
-// Expected from the check: silent: the producer runs inside rt::produce, a helper, and the
-//   producer diagnostic does not follow device work into helpers (torch_side_stream_copy_no_wait.cpp
-//   writes the producer out, and the check warns at its copy)
-// rt-not-modelled: the producer is a helper's device work (rt::produce), which the producer diagnostic does not follow; nothing orders the pool stream's copy after it (no wait_stream, no CUDAEvent::block), so the copy reads b before the producer wrote it; the host read itself comes after side.synchronize()
+// Expected from the check: warns at the copy (the producer diagnostic, through rt::produce's summary:
+//   it leaves b written on the caller's current stream)
 //
 // Twin: torch_pool_stream_default_sync_fixed.cpp (producer and copy on the same stream)
 //
@@ -29,7 +27,8 @@ static void scenario() {
   torch::Tensor tmp;
   {
     c10::cuda::CUDAStreamGuard guard(side);
-    tmp = b.to(torch::kCPU, /*non_blocking=*/true);
+    tmp = b.to(torch::kCPU, /*non_blocking=*/true); // copy: read
+    // CHECK: :[[@LINE-1]]:11: warning: the asynchronous device-to-host copy of 'b' on stream 'side' may read it before the work that writes it on the legacy default stream has finished
   }
   side.synchronize();
   float v = tmp[0].item<float>(); // access: read

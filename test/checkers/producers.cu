@@ -556,3 +556,45 @@ void helperLaunchesOnLegacy(float *h, float *d, float *x) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
   cudaStreamSynchronize(s2);
 }
+
+// A helper's device work on a stream parameter is the caller's producer.
+static void produceOn(float *d, cudaStream_t s) { fill<<<1, 64, 0, s>>>(d, 16); }
+static void produceAndWait(float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaStreamSynchronize(s);
+}
+static void produceOnItsOwnStream(float *d) {
+  cudaStream_t mine;
+  cudaStreamCreate(&mine);
+  fill<<<1, 64, 0, mine>>>(d, 16);
+}
+
+void helperProduces(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  produceOn(d, s1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+void helperProducesAndWaits(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  produceAndWait(d, s1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// Its own stream: the caller cannot name it, so no claim.
+void helperProducesOnItsOwnStream(float *h, float *d) {
+  cudaStream_t s2;
+  cudaStreamCreate(&s2);
+  produceOnItsOwnStream(d);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
