@@ -85,6 +85,15 @@ void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
     Finder->addMatcher(
         callExpr(Reaches, forCallable(functionDecl().bind("fn"))), this);
   }
+  // A blocking transfer to the host reads its source on the legacy default
+  // stream (the producer diagnostic): its own callable only, so that the
+  // names stay out of the helper levels above (their cost grows with them).
+  std::vector<std::string> Blocking =
+      Model->namesWithRole(ApiRole::BlockingTransfer);
+  std::vector<llvm::StringRef> BlockingRefs(Blocking.begin(), Blocking.end());
+  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(BlockingRefs))),
+                              forCallable(functionDecl().bind("fn"))),
+                     this);
 }
 
 void AsyncReadBeforeSyncCheck::registerPPCallbacks(

@@ -695,11 +695,8 @@ bool isQueryRole(ApiRole R) {
 }
 
 llvm::ArrayRef<ApiRole> copyRoles() {
-  // Blocking transfers too: a device-to-host one reads its source on the
-  // legacy default stream (the producer diagnostic).
   static constexpr ApiRole Roles[] = {ApiRole::AsyncCopy, ApiRole::TorchCopy,
-                                      ApiRole::AsyncBatchCopy,
-                                      ApiRole::BlockingTransfer};
+                                      ApiRole::AsyncBatchCopy};
   return Roles;
 }
 

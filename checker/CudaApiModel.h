@@ -203,10 +203,10 @@ bool synchronizesEventArg(ApiRole R);
 /// A query whose result tells whether work completed (StreamQuery,
 /// EventQuery): a sync only where the result is known to be success.
 bool isQueryRole(ApiRole R);
-/// The roles that issue copies into host memory (asynchronous ones, and
-/// blocking ones, which read their source on the legacy default stream):
-/// the calls whose presence makes a callable worth analysing (the check's
-/// pre-filter).
+/// The roles that issue asynchronous copies into host memory: the calls
+/// whose presence makes a callable worth analysing (the check's pre-filter;
+/// a callable with a blocking transfer is too, but not its callers: the
+/// producer diagnostic's blocking copies are the callable's own).
 llvm::ArrayRef<ApiRole> copyRoles();
 
 /// Field names of the parameter structs of ParamsStructKind (CUDA 13.0

@@ -166,6 +166,9 @@ private:
   std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
   std::set<const Stmt *> BindingAssignments; ///< `t = b.to(kCPU, true)`
   std::set<const Stmt *> DeviceWrites; ///< `dst.copy_(gpu, ...)`
+  /// Calls of functions without a visible body nor a model row, with their
+  /// callees: the producer diagnostic's possible barriers.
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> OpaqueCalls;
 };
 
 } // namespace
@@ -181,6 +184,27 @@ void buildEffects(CallableRun &R, FunctionFacts &Facts, CallableEffects &Out) {
 
 void EffectBuilder::build() {
   collectCallEffects();
+  // Without device work writing a buffer here, the producer diagnostic has
+  // nothing to ask: its other effects would only cost.
+  if (llvm::none_of(Out.List,
+                    [](const Effect &E) { return E.K == Effect::Produce; })) {
+    llvm::erase_if(Out.List, [](const Effect &E) {
+      return E.K == Effect::Consume || E.K == Effect::LegacyWork ||
+             E.K == Effect::Barrier;
+    });
+  } else {
+    // Opaque calls that may order device work; first in the list, so that
+    // at one call a barrier comes before the work the call itself issues.
+    std::vector<Effect> Barriers;
+    for (const auto &[C, Callee] : OpaqueCalls)
+      if (opaqueCallMayOrder(C, Callee, Ctx)) {
+        Effect Ev(Effect::Barrier);
+        Ev.Anchor = C;
+        Barriers.push_back(std::move(Ev));
+      }
+    Out.List.insert(Out.List.begin(), std::make_move_iterator(Barriers.begin()),
+                    std::make_move_iterator(Barriers.end()));
+  }
   collectAccessEffects();
   for (const auto &[V, At] : F.Writes) {
     Effect Ev(Effect::Write);
@@ -411,8 +435,7 @@ void EffectBuilder::collectCallEffects() {
     const FunctionDecl *Def =
         Callee ? summarizable(Callee, Ctx.getSourceManager()) : nullptr;
     if (!Def) {
-      if (opaqueCallMayOrder(C, Callee, Ctx))
-        addBarrier(C);
+      OpaqueCalls.push_back({C, Callee}); // barriers, if there are producers
       continue; // opaque: HostAccess reports buffers passed to it
     }
     const HelperSummary *S = R.summaryOf(Callee, bindings(C, Callee));
@@ -772,7 +795,7 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
   Ev.Anchor = At;
   Ev.Buffer = F.Aliases.classKey(AccessPath::of(Root));
   Ev.Name = Root;
-  Ev.OnStream = S;
+  Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.OnCurrent = OnCurrent;
   if (const auto *D = dyn_cast<DeclRefExpr>(strip(Root)))
     Ev.Var = dyn_cast<VarDecl>(D->getDecl());
@@ -808,7 +831,7 @@ void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
   Ev.Anchor = At;
   Ev.Buffer = F.Aliases.classKey(AccessPath::of(Root));
   Ev.Name = Root;
-  Ev.OnStream = S;
+  Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.BlockingCopy = Blocking;
   Out.List.push_back(std::move(Ev));
 }

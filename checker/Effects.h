@@ -34,6 +34,7 @@
 #include "AsyncCopyAnalysis.h"
 #include "CallableRun.h"
 #include "FunctionFacts.h"
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -82,8 +83,10 @@ struct Effect {
   /// Call, LambdaArg: the helper may order device work (StreamOrdering.h).
   bool MayOrder = false;
   // Produce / Consume: the device buffer (alias class key in Buffer, as
-  // spelled in Name), the stream the work runs on.
-  StreamRef OnStream;
+  // spelled in Name), the stream the work runs on (owned by
+  // CallableEffects::Streams: a StreamRef in every effect would make each
+  // copy of the list dearer).
+  const StreamRef *OnStream = nullptr;
   bool BlockingCopy = false; ///< Consume: the call returns after the copy
   bool OnCurrent = false; ///< Produce: on libtorch's current stream
 };
@@ -97,6 +100,8 @@ struct CallableEffects {
   /// same stream, which every sync treats alike.
   std::vector<unsigned> ClassOf;
   std::vector<Effect> List;
+  /// The streams of Produce / Consume effects (stable addresses).
+  std::deque<StreamRef> Streams;
 
   /// Adds a copy site (owned by the run's AsyncCopyAnalysis); its id is
   /// Copies.size() - 1.

@@ -223,11 +223,11 @@ std::set<ProducerKey> Solver::capturedProducers(const PendingState &St,
 }
 
 void Solver::produce(PendingState &St, const Effect &Ev) {
-  ProducerKey Key{Ev.Buffer, Ev.OnStream.identity()};
+  ProducerKey Key{Ev.Buffer, Ev.OnStream->identity()};
   PendingProducer &P = St.Producers[Key];
   P = PendingProducer{};
   P.Site = Ev.Anchor;
-  P.Stream = Ev.OnStream;
+  P.Stream = *Ev.OnStream;
   P.Var = Ev.Var;
   P.OnCurrent = Ev.OnCurrent;
   // A new instance: no earlier record or wait covers it.
@@ -244,7 +244,7 @@ void Solver::joinLegacy(PendingState &St) {
 void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   if (R.SummaryMode || ProducerFindingAt.count(Ev.Anchor))
     return;
-  const StreamRef &On = Ev.OnStream;
+  const StreamRef &On = *Ev.OnStream;
   const PendingProducer *Racing = nullptr;
   for (const auto &[Key, P] : St.Producers) {
     if (Key.first != Ev.Buffer || !unorderedStreams(P.Stream, On) ||
