@@ -10,6 +10,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -27,8 +28,9 @@ bool fitsCall(const ApiEntry &E, const CallExpr *C) {
 /// Does the body of Fn use its pointer parameter P only to read what it
 /// points to: every occurrence loaded and subscripted, dereferenced or
 /// followed to a member, and that element or member read (`p[i]`, `*p`,
-/// `p->x` as values)? Any other use -- a store, `&p[i]`, pointer
-/// arithmetic, passing or copying the pointer -- may write. (A walk of its
+/// `p->x`, `p[i].x`, `*(p + i)` as values; converted to a pointer to const,
+/// tested, compared)? Any other use -- a store, `&p[i]`, passing or copying
+/// it as a pointer to non-const -- may write. (A walk of its
 /// own: clang's ExprMutationAnalyzer follows pointees only from LLVM 20.)
 bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P) {
   struct Uses : RecursiveASTVisitor<Uses> {
@@ -53,25 +55,58 @@ bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P) {
       Up = PM.getParent(Up);
     return Up;
   };
+  // An lvalue reached through the pointer, used only as a value.
+  std::function<bool(const Expr *)> ReadOnlyLValue = [&](const Expr *L) {
+    const Stmt *Up = Parent(L);
+    if (IsLoad(Up))
+      return true;
+    if (const auto *M = dyn_cast_or_null<MemberExpr>(Up); M && !M->isArrow())
+      return ReadOnlyLValue(M); // p[i].x
+    return false;
+  };
+  // A pointer value derived from the parameter, used only to read.
+  std::function<bool(const Expr *)> ReadOnlyPointer = [&](const Expr *Ptr) {
+    const Stmt *Up = Parent(Ptr);
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up)) {
+      if (C->getCastKind() == CK_PointerToBoolean)
+        return true; // if (p)
+      QualType T = C->getType();
+      return T->isPointerType() && T->getPointeeType().isConstQualified();
+    }
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up)) {
+      if (B->isComparisonOp())
+        return true;
+      if (B->isAdditiveOp() && B->getType()->isPointerType())
+        return ReadOnlyPointer(B); // *(p + i)
+      return false;
+    }
+    if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(Up);
+        A && A->getBase()->IgnoreParenImpCasts() == Ptr->IgnoreParenImpCasts())
+      return ReadOnlyLValue(A);
+    if (const auto *Un = dyn_cast_or_null<UnaryOperator>(Up);
+        Un && Un->getOpcode() == UO_Deref)
+      return ReadOnlyLValue(Un);
+    if (const auto *M = dyn_cast_or_null<MemberExpr>(Up); M && M->isArrow())
+      return ReadOnlyLValue(M);
+    return false;
+  };
   for (const DeclRefExpr *D : U.Refs) {
     const Stmt *Load = Parent(D);
-    if (!IsLoad(Load))
-      return false;
-    const Stmt *Use = Parent(Load);
-    const Expr *Pointee = nullptr;
-    if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(Use);
-        A && A->getBase()->IgnoreParenImpCasts() == D)
-      Pointee = A;
-    else if (const auto *Un = dyn_cast_or_null<UnaryOperator>(Use);
-             Un && Un->getOpcode() == UO_Deref)
-      Pointee = Un;
-    else if (const auto *M = dyn_cast_or_null<MemberExpr>(Use);
-             M && M->isArrow())
-      Pointee = M;
-    if (!Pointee || !IsLoad(Parent(Pointee)))
+    if (!IsLoad(Load) || !ReadOnlyPointer(cast<Expr>(Load)))
       return false;
   }
   return true;
+}
+
+/// libtorch in-place methods that change a tensor's view or flags, not
+/// its data: no device work.
+bool changesOnlyMetadata(llvm::StringRef Method) {
+  return llvm::is_contained(
+      {"unsqueeze_", "squeeze_", "t_", "transpose_", "detach_",
+       "requires_grad_", "resize_", "resize_as_", "as_strided_", "set_",
+       "share_memory_", "retain_grad_", "swapdims_", "swapaxes_",
+       "names_", "rename_", "refine_names_", "align_to_", "pin_memory_"},
+      Method);
 }
 
 /// Builds one callable's CallableEffects (see buildEffects).
@@ -129,6 +164,30 @@ private:
     const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
     return R.SummaryMode && P == Provenance::Unknown && D &&
            isa<ParmVarDecl>(D->getDecl());
+  }
+  /// The region of a device buffer a producer or a copy names: the
+  /// buffer's alias class and the expression as written (`d`, `d + n`,
+  /// `bufs[1]`). Producer and copy must name the same region: another
+  /// offset or element may be another part of the buffer (a chunked
+  /// pipeline), and then no claim is made.
+  /// Empty (untracked) for an offset or index that is not a constant:
+  /// `d[i]` in a loop names another element each iteration.
+  std::string regionKey(const Expr *E, const Expr *Root) {
+    const Expr *X = strip(E);
+    if (X != strip(Root) && !isa<ArraySubscriptExpr>(X))
+      return "";
+    for (const Expr *Y = X; Y;) {
+      if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Y)) {
+        if (!evalInt(Sub->getIdx(), Ctx))
+          return "";
+        Y = strip(Sub->getBase());
+      } else if (const auto *M = dyn_cast<MemberExpr>(Y)) {
+        Y = strip(M->getBase());
+      } else {
+        break;
+      }
+    }
+    return F.Aliases.classKey(AccessPath::of(Root)) + "@" + spelling(X, Ctx);
   }
   /// The device work a helper called at C leaves writing its arguments.
   void addHelperProducers(const CallExpr *C, const HelperSummary &S);
@@ -426,7 +485,7 @@ void EffectBuilder::collectCallEffects() {
     // the current stream.
     if (const auto *M = dyn_cast<CXXMemberCallExpr>(C);
         M && Callee && Callee->getIdentifier() &&
-        Callee->getName().ends_with("_") &&
+        Callee->getName().ends_with("_") && !changesOnlyMetadata(Callee->getName()) &&
         isTensorType(M->getImplicitObjectArgument()->getType()))
       if (const Expr *Obj = bufferRoot(M->getImplicitObjectArgument());
           Obj && mayBeCudaTensor(Obj))
@@ -793,7 +852,9 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
     return; // host memory: not the source of a device-to-host copy
   Effect Ev(Effect::Produce);
   Ev.Anchor = At;
-  Ev.Buffer = F.Aliases.classKey(AccessPath::of(Root));
+  Ev.Buffer = regionKey(Buf, Root);
+  if (Ev.Buffer.empty())
+    return;
   Ev.Name = Root;
   Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.OnCurrent = OnCurrent;
@@ -829,7 +890,9 @@ void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
     return;
   Effect Ev(Effect::Consume);
   Ev.Anchor = At;
-  Ev.Buffer = F.Aliases.classKey(AccessPath::of(Root));
+  Ev.Buffer = regionKey(Src, Root);
+  if (Ev.Buffer.empty())
+    return;
   Ev.Name = Root;
   Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.BlockingCopy = Blocking;
@@ -868,7 +931,7 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
         (*Kind == MemcpyHostToDevice || *Kind == MemcpyDeviceToDevice ||
          (*Kind == MemcpyDefault &&
           F.provenanceOf(Root) == Provenance::Device)))
-      addProducer(C, Root, S);
+      addProducer(C, Dst, S);
     return;
   }
   case ApiRole::StreamOrdered: // cudaMemsetAsync writes its target

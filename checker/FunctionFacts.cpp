@@ -871,8 +871,39 @@ void FunctionFacts::buildAliasesAndProvenance() {
         if (const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr)
           ++CreatedAssigned[V].first;
       }
+  // A use that may change the handle behind the analysis's back: bound to
+  // a reference, its address taken (other than by the creating call).
+  auto ChangedByUse = [&](const VarDecl *V) {
+    for (const Expr *E : Candidates) {
+      const auto *D = dyn_cast<DeclRefExpr>(E);
+      if (!D || D->getDecl() != V)
+        continue;
+      const Stmt *Up = PM.getParentIgnoreParens(D);
+      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
+          C && (C->getCastKind() == CK_LValueToRValue ||
+                C->getCastKind() == CK_NoOp))
+        continue;
+      if (V->getType()->isRecordType() &&
+          isa_and_nonnull<MemberExpr, CXXConstructExpr>(Up))
+        continue; // a stream wrapper's accessors, copies
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
+          U && U->getOpcode() == UO_AddrOf) {
+        const Stmt *Arg = U;
+        while (isa_and_nonnull<ImplicitCastExpr, CStyleCastExpr, ParenExpr,
+                               CXXReinterpretCastExpr>(PM.getParent(Arg)))
+          Arg = PM.getParent(Arg);
+        const auto *Call = dyn_cast_or_null<CallExpr>(PM.getParent(Arg));
+        const ApiEntry *E = Call ? lookup(Call) : nullptr;
+        if (E && E->Role == ApiRole::StreamCreate)
+          continue;
+      }
+      return true;
+    }
+    return false;
+  };
   for (const auto &[V, Counts] : CreatedAssigned)
-    if (Counts.first && !Counts.second && V->hasLocalStorage() &&
+    if (Counts.first && !Counts.second && !ChangedByUse(V) &&
+        V->hasLocalStorage() &&
         !isa<ParmVarDecl>(V) && !V->getType()->isReferenceType() &&
         !V->getType()->isArrayType())
       FreshStreams.insert(AccessPath::ofVar(V));

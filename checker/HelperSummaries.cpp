@@ -553,6 +553,12 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       S->SyncsStreamParam[Sd->StreamParam] = Cleared;
   }
   for (const auto &[Key, P] : Exit.Producers) {
+    // Work the helper itself made something wait for, or recorded an event
+    // after: the caller may rely on that record or wait (not followed).
+    if (!P.WaitedBy.empty() || P.LegacyJoined ||
+        llvm::any_of(Exit.EventProducers,
+                     [&](const auto &E) { return E.second.count(Key); }))
+      continue;
     const auto *Buf = dyn_cast_or_null<ParmVarDecl>(P.Var);
     if (!Buf || Buf->getDeclContext() != Def)
       continue;

@@ -72,7 +72,7 @@ void PendingCopy::simplify() {
 bool PendingState::operator==(const PendingState &O) const {
   return Reached == O.Reached && Pending == O.Pending && Events == O.Events &&
          Queried == O.Queried && Waits == O.Waits && Assumed == O.Assumed &&
-         Producers == O.Producers;
+         Producers == O.Producers && EventProducers == O.EventProducers;
 }
 
 void PendingState::join(const PendingState &O, NotePreference Prefer) {
@@ -98,8 +98,6 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
         continue;
       }
       It->second.Covered = intersect(It->second.Covered, Other->second.Covered);
-      It->second.Producers =
-          intersect(It->second.Producers, Other->second.Producers);
       ++It;
     }
   };
@@ -115,6 +113,20 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
     ++It;
   }
   Assumed = intersect(Assumed, O.Assumed);
+  // Captured on the joined path: captured on each side, or not pending there.
+  std::map<AccessPath, std::set<ProducerKey>> Captured;
+  auto Holds = [](const PendingState &S, const AccessPath &E,
+                  const ProducerKey &K) {
+    auto It = S.EventProducers.find(E);
+    return (It != S.EventProducers.end() && It->second.count(K)) ||
+           !S.Producers.count(K);
+  };
+  for (const PendingState *Side : {static_cast<const PendingState *>(this), &O})
+    for (const auto &[E, Keys] : Side->EventProducers)
+      for (const ProducerKey &K : Keys)
+        if (Holds(*this, E, K) && Holds(O, E, K))
+          Captured[E].insert(K);
+  EventProducers = std::move(Captured);
   for (const auto &[Key, P] : O.Producers) {
     auto [It, New] = Producers.try_emplace(Key, P);
     if (New)

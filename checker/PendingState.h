@@ -106,12 +106,8 @@ struct PendingState {
     /// The elements of an array of events the record named (a property of
     /// Record).
     std::optional<ElementRange> Elements;
-    /// Producers a record captured (must): recorded on their stream, or on
-    /// a stream that waited for them, after them.
-    std::set<ProducerKey> Producers;
     bool operator==(const EventInfo &O) const {
-      return Covered == O.Covered && Record == O.Record &&
-             Producers == O.Producers;
+      return Covered == O.Covered && Record == O.Record;
     }
   };
   /// By the event's path.
@@ -126,6 +122,12 @@ struct PendingState {
   Literals Assumed; ///< conditions known to hold here (must)
   /// Device work writing a buffer that may still be running (may).
   std::map<ProducerKey, PendingProducer> Producers;
+  /// Per event (by path): the producers a record of it follows (recorded
+  /// on their stream, or on one that waited for them, after them). Must,
+  /// but vacuously true on a path where a producer is not pending: a loop
+  /// that writes and records, or a path that does neither, leaves every
+  /// pending producer captured.
+  std::map<AccessPath, std::set<ProducerKey>> EventProducers;
 
   bool operator==(const PendingState &O) const;
 

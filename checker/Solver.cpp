@@ -206,19 +206,21 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
       Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
   // The producers it follows: on its stream (or one the check cannot tell
   // from it), on a stream it waited for, or joined by legacy-stream work.
+  std::set<ProducerKey> &Captured = St.EventProducers[Key];
+  Captured.clear();
   for (const auto &[PKey, P] : St.Producers)
     if (!unorderedStreams(S, P.Stream) || P.WaitedBy.count(S.identity()) ||
         (P.LegacyJoined && isBlocking(S)))
-      Info.Producers.insert(PKey);
+      Captured.insert(PKey);
   St.Events[Key] = std::move(Info);
 }
 
 std::set<ProducerKey> Solver::capturedProducers(const PendingState &St,
                                                 const AccessPath &Key) const {
   std::set<ProducerKey> Out;
-  for (const auto &[Other, Info] : St.Events)
+  for (const auto &[Other, Keys] : St.EventProducers)
     if (relate(Key, Other) != PathRelation::Distinct)
-      Out.insert(Info.Producers.begin(), Info.Producers.end());
+      Out.insert(Keys.begin(), Keys.end());
   return Out;
 }
 
@@ -231,13 +233,15 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.Var = Ev.Var;
   P.OnCurrent = Ev.OnCurrent;
   // A new instance: no earlier record or wait covers it.
-  for (auto &[Event, Info] : St.Events)
-    Info.Producers.erase(Key);
+  for (auto &[Event, Keys] : St.EventProducers)
+    Keys.erase(Key);
 }
 
 void Solver::joinLegacy(PendingState &St) {
+  // Also producers some stream waited for: that stream may be blocking (the
+  // wait's identity does not say), and then ordered the producer first.
   for (auto &[Key, P] : St.Producers)
-    if (isBlocking(P.Stream))
+    if (isBlocking(P.Stream) || !P.WaitedBy.empty())
       P.LegacyJoined = true;
 }
 
@@ -249,6 +253,10 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   for (const auto &[Key, P] : St.Producers) {
     if (Key.first != Ev.Buffer || !unorderedStreams(P.Stream, On) ||
         P.WaitedBy.count(On.identity()) || (P.LegacyJoined && isBlocking(On)))
+      continue;
+    // The legacy default stream waits for blocking streams, and a stream
+    // that waited for the producer may be one.
+    if (On.K == StreamRef::Legacy && !P.WaitedBy.empty())
       continue;
     // Of several, the latest in the file (an order on sites).
     if (!Racing || Racing->Site->getBeginLoc().getRawEncoding() <

@@ -598,3 +598,102 @@ void helperProducesOnItsOwnStream(float *h, float *d) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
   cudaStreamSynchronize(s2);
 }
+
+//===--- Found by trying to break it: correct code, silent ----------------===//
+
+// The event covers the last write whichever way the loop went.
+void writeAndRecordInALoop(float *h, float *d, int n) {
+  cudaStream_t s1, s2;
+  cudaEvent_t e;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaEventCreate(&e);
+  for (int i = 0; i < n; ++i) {
+    fill<<<1, 64, 0, s1>>>(d, i);
+    cudaEventRecord(e, s1);
+  }
+  cudaStreamWaitEvent(s2, e, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+static void produceAndRecord(float *d, cudaStream_t s, cudaEvent_t e) {
+  fill<<<1, 64, 0, s>>>(d, 1);
+  cudaEventRecord(e, s);
+}
+void helperRecordsAfterItsWrite(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaEvent_t e;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaEventCreate(&e);
+  produceAndRecord(d, s1, e);
+  cudaStreamWaitEvent(s2, e, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// Disjoint parts of one buffer, each written and copied on its own stream.
+void chunkedPipeline(float *h, float *d, const float *src, int n) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaMemcpyAsync(d, src, n * 4, cudaMemcpyHostToDevice, s1);
+  cudaMemcpyAsync(d + n, src + n, n * 4, cudaMemcpyHostToDevice, s2);
+  fill<<<1, 64, 0, s1>>>(d, n);
+  fill<<<1, 64, 0, s2>>>(d + n, n);
+  cudaMemcpyAsync(h, d, n * 4, cudaMemcpyDeviceToHost, s1);
+  cudaMemcpyAsync(h + n, d + n, n * 4, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s1);
+  cudaStreamSynchronize(s2);
+}
+
+void otherElement(float *h, float **bufs) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(bufs[0], 16);
+  cudaMemcpyAsync(h, bufs[1], 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+__global__ void readIdioms(float *in, float *out, bool f) {
+  const float *c = in;
+  out[0] = c[1] + *(in + 2) + (in ? 1.0f : 0.0f);
+}
+void kernelReadsThroughConstAlias(float *h, float *d, float *o) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  readIdioms<<<1, 1, 0, s1>>>(d, o, true);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// s2 is made s1 through a reference: not a stream known to differ.
+void streamChangedThroughReference(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  cudaStream_t &r = s2;
+  r = s1;
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// A non-blocking producer that a blocking stream waited for, then a copy on
+// the legacy default stream after that stream's work.
+void legacyAfterAStreamThatWaited(float *h, float *d, float *x) {
+  cudaStream_t s1, s3;
+  cudaEvent_t e;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  cudaStreamCreate(&s3);
+  cudaEventCreate(&e);
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  cudaEventRecord(e, s1);
+  cudaStreamWaitEvent(s3, e, 0);
+  fill<<<1, 64, 0, s3>>>(x, 1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  cudaStreamSynchronize(0);
+}
