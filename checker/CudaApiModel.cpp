@@ -735,9 +735,12 @@ bool covers(const StreamRef &S, const StreamRef &C) {
   if (S.sameStream(C))
     return true;
   if (S.K == StreamRef::Legacy)
-    return C.K == StreamRef::PerThread ||
-           (C.K == StreamRef::Named && !C.NonBlocking);
+    return isBlockingStream(C);
   return false;
+}
+
+bool isBlockingStream(const StreamRef &S) {
+  return S.K != StreamRef::Unknown && !S.NonBlocking;
 }
 
 bool unorderedStreams(const StreamRef &A, const StreamRef &B) {
@@ -754,7 +757,7 @@ bool unorderedStreams(const StreamRef &A, const StreamRef &B) {
     return false;
   // The legacy default stream and a blocking stream wait for each other;
   // the per-thread default stream does not wait for created streams.
-  return D.K == StreamRef::PerThread || N.NonBlocking;
+  return D.K == StreamRef::PerThread || !isBlockingStream(N);
 }
 
 MissReason missFor(const StreamRef &S, const StreamRef &C,

@@ -296,6 +296,11 @@ struct StreamRef {
 /// covered by nothing.
 bool covers(const StreamRef &Sync, const StreamRef &Work);
 
+/// A stream the legacy default stream's work orders, and waits for
+/// ("Stream synchronization behavior"): any known stream not created
+/// non-blocking (the per-thread default stream is blocking).
+bool isBlockingStream(const StreamRef &S);
+
 /// Does nothing order work issued on stream A with work issued on stream B
 /// ("Stream synchronization behavior")? True only where the two are known
 /// to be different streams -- each the legacy or the per-thread default

@@ -204,7 +204,9 @@ private:
   /// May the kernel launched by K write through its argument I: a pointer
   /// to non-const whose pointee the kernel's body (when visible) changes
   /// (ExprMutationAnalyzer), or may change.
-  bool kernelMayWrite(const CUDAKernelCallExpr *K, unsigned I) const;
+  bool kernelMayWrite(const CUDAKernelCallExpr *K, unsigned I);
+  /// kernelMayWrite's walks of kernel bodies, per parameter.
+  llvm::DenseMap<const ParmVarDecl *, bool> KernelReadsOnly;
   /// Does a helper called at C (Def: its definition) order device work
   /// (StreamOrdering.h): whatever its arguments, or by work on a stream
   /// parameter whose argument is not a stream created here (stream 0 is
@@ -975,7 +977,7 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
 }
 
 bool EffectBuilder::kernelMayWrite(const CUDAKernelCallExpr *K,
-                                   unsigned I) const {
+                                   unsigned I) {
   const FunctionDecl *Kernel = K->getDirectCallee();
   if (!Kernel || I >= Kernel->getNumParams())
     return false; // unknown: no claim
@@ -985,7 +987,11 @@ bool EffectBuilder::kernelMayWrite(const CUDAKernelCallExpr *K,
   const FunctionDecl *Def = nullptr;
   if (!Kernel->hasBody(Def) || !Def || !Def->getBody())
     return true; // a pointer to non-const may be written
-  return !onlyReadsThrough(Def, Def->getParamDecl(I));
+  const ParmVarDecl *P = Def->getParamDecl(I);
+  auto [It, New] = KernelReadsOnly.try_emplace(P, false);
+  if (New)
+    It->second = onlyReadsThrough(Def, P);
+  return !It->second;
 }
 
 bool EffectBuilder::helperMayOrder(const CallExpr *C,

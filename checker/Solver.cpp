@@ -95,21 +95,11 @@ bool Solver::preferNote(const MissNote &A, const MissNote &B) const {
   return std::tie(A.Reason, A.Detail) < std::tie(B.Reason, B.Detail);
 }
 
-/// A stream whose work the legacy default stream's work orders ("Stream
-/// synchronization behavior"): not one created non-blocking.
-static bool isBlocking(const StreamRef &S) {
-  return S.K != StreamRef::Unknown && !S.NonBlocking;
-}
-
 void Solver::syncStream(PendingState &St, const StreamRef &S,
                         const Expr *Where) {
   // Producers complete when the sync may be of their stream, or of one that
   // waited for them.
-  for (auto It = St.Producers.begin(); It != St.Producers.end();)
-    It = !unorderedStreams(S, It->second.Stream) ||
-                 It->second.WaitedBy.count(S.identity())
-             ? St.Producers.erase(It)
-             : std::next(It);
+  completeProducersOn(St, S, /*OrWaited=*/true);
   // The stream waited (cudaStreamWaitEvent) for events covering copies.
   for (const auto &[Key, Wait] : St.Waits)
     if (covers(S, Wait.Stream))
@@ -136,8 +126,7 @@ void Solver::syncEvent(PendingState &St, const Expr *EventE,
 void Solver::syncEvent(PendingState &St, const AccessPath &Key,
                        const std::string &EventName, const Expr *Where,
                        const ElementRange *Elements) {
-  for (const ProducerKey &P : capturedProducers(St, Key))
-    St.Producers.erase(P);
+  completeCapturedProducers(St, Key);
   // The records this sync may wait for: of the same event, or of one the
   // check cannot tell apart from it (ev[j] after records of ev[i]).
   auto Info = St.Events.find(Key);
@@ -210,9 +199,24 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
   Captured.clear();
   for (const auto &[PKey, P] : St.Producers)
     if (!unorderedStreams(S, P.Stream) || P.WaitedBy.count(S.identity()) ||
-        (P.LegacyJoined && isBlocking(S)))
+        (P.LegacyJoined && isBlockingStream(S)))
       Captured.insert(PKey);
   St.Events[Key] = std::move(Info);
+}
+
+void Solver::completeProducersOn(PendingState &St, const StreamRef &S,
+                                 bool OrWaited) {
+  for (auto It = St.Producers.begin(); It != St.Producers.end();)
+    It = !unorderedStreams(S, It->second.Stream) ||
+                 (OrWaited && It->second.WaitedBy.count(S.identity()))
+             ? St.Producers.erase(It)
+             : std::next(It);
+}
+
+void Solver::completeCapturedProducers(PendingState &St,
+                                       const AccessPath &Event) {
+  for (const ProducerKey &P : capturedProducers(St, Event))
+    St.Producers.erase(P);
 }
 
 std::set<ProducerKey> Solver::capturedProducers(const PendingState &St,
@@ -241,7 +245,7 @@ void Solver::joinLegacy(PendingState &St) {
   // Also producers some stream waited for: that stream may be blocking (the
   // wait's identity does not say), and then ordered the producer first.
   for (auto &[Key, P] : St.Producers)
-    if (isBlocking(P.Stream) || !P.WaitedBy.empty())
+    if (isBlockingStream(P.Stream) || !P.WaitedBy.empty())
       P.LegacyJoined = true;
 }
 
@@ -252,7 +256,7 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   const PendingProducer *Racing = nullptr;
   for (const auto &[Key, P] : St.Producers) {
     if (Key.first != Ev.Buffer || !unorderedStreams(P.Stream, On) ||
-        P.WaitedBy.count(On.identity()) || (P.LegacyJoined && isBlocking(On)))
+        P.WaitedBy.count(On.identity()) || (P.LegacyJoined && isBlockingStream(On)))
       continue;
     // The legacy default stream waits for blocking streams, and a stream
     // that waited for the producer may be one.
@@ -397,9 +401,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     // stream that are in flight now (not ones issued after the query).
     StreamRef S = F.streamOf(arg(C, E.StreamArg));
     // A poll may have found the producer's stream idle: no claim after it.
-    for (auto It = St.Producers.begin(); It != St.Producers.end();)
-      It = !unorderedStreams(S, It->second.Stream) ? St.Producers.erase(It)
-                                                   : std::next(It);
+    completeProducersOn(St, S, /*OrWaited=*/false);
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();
     for (auto &[Id, P] : St.Pending)
@@ -410,9 +412,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     return;
   }
   case ApiRole::EventQuery: {
-    for (const ProducerKey &P :
-         capturedProducers(St, F.handleOf(arg(C, E.EventArg))))
-      St.Producers.erase(P);
+    completeCapturedProducers(St, F.handleOf(arg(C, E.EventArg)));
     auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();

@@ -98,6 +98,12 @@ public:
 private:
   void note(PendingState &St, MissReason Reason, const Expr *Where,
             const StreamRef *S);
+  /// A host wait on stream S (or a query of it) completes the producers
+  /// that may be on S (OrWaited: or on a stream S waited for).
+  void completeProducersOn(PendingState &St, const StreamRef &S,
+                           bool OrWaited);
+  /// A sync or query of an event completes the producers it captured.
+  void completeCapturedProducers(PendingState &St, const AccessPath &Event);
   /// Producers an event (any the check cannot tell from Key) captured.
   std::set<ProducerKey> capturedProducers(const PendingState &St,
                                           const AccessPath &Key) const;
