@@ -308,11 +308,18 @@ void appendTorch(std::vector<ApiEntry> &T) {
                              ApiRole::PoolStream}));
   T.push_back(Torch(onStream("c10::cuda::setCurrentCUDAStream",
                              ApiRole::SetCurrentStream, 0)));
-  T.push_back(Torch(onStream("c10::cuda::CUDAStreamGuard::CUDAStreamGuard",
-                             ApiRole::SetCurrentStream, 0)));
-  T.push_back(Torch(
-      onStream("c10::cuda::OptionalCUDAStreamGuard::OptionalCUDAStreamGuard",
-               ApiRole::SetCurrentStream, 0)));
+  // The guards of c10/cuda/CUDAGuard.h and c10/core/StreamGuard.h: each
+  // makes its stream (or, for CUDAMultiStreamGuard, one per device) the
+  // current stream until the end of its scope. FunctionFacts::guardStream
+  // reads the argument: optionals and lists it cannot read may be any
+  // stream.
+  for (const char *Guard :
+       {"c10::cuda::CUDAStreamGuard::CUDAStreamGuard",
+        "c10::cuda::OptionalCUDAStreamGuard::OptionalCUDAStreamGuard",
+        "c10::cuda::CUDAMultiStreamGuard::CUDAMultiStreamGuard",
+        "c10::StreamGuard::StreamGuard",
+        "c10::OptionalStreamGuard::OptionalStreamGuard"})
+    T.push_back(Torch(onStream(Guard, ApiRole::SetCurrentStream, 0)));
 }
 
 std::vector<ApiEntry> buildTable() {

@@ -29,10 +29,13 @@ bool fitsCall(const ApiEntry &E, const CallExpr *C) {
 /// points to: every occurrence loaded and subscripted, dereferenced or
 /// followed to a member, and that element or member read (`p[i]`, `*p`,
 /// `p->x`, `p[i].x`, `*(p + i)` as values; converted to a pointer to const,
-/// tested, compared)? Any other use -- a store, `&p[i]`, passing or copying
-/// it as a pointer to non-const -- may write. (A walk of its
-/// own: clang's ExprMutationAnalyzer follows pointees only from LLVM 20.)
-bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P) {
+/// tested, compared; chosen by `?:`; passed to a function with a visible
+/// body that only reads through that parameter, to a depth of 3)? Any other
+/// use -- a store, `&p[i]`, copying it or passing it on as a pointer to
+/// non-const otherwise -- may write. (A walk of its own: clang's
+/// ExprMutationAnalyzer follows pointees only from LLVM 20.)
+bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P,
+                      unsigned Depth = 0) {
   struct Uses : RecursiveASTVisitor<Uses> {
     const ParmVarDecl *P;
     std::vector<const DeclRefExpr *> Refs;
@@ -88,10 +91,30 @@ bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P) {
       return ReadOnlyLValue(Un);
     if (const auto *M = dyn_cast_or_null<MemberExpr>(Up); M && M->isArrow())
       return ReadOnlyLValue(M);
-    return false;
+    if (const auto *C = dyn_cast_or_null<ConditionalOperator>(Up);
+        C && C->getCond() != Ptr)
+      return ReadOnlyPointer(C); // (f ? a : b)[i]
+    // load(p, i) of a __device__ function that only reads through it.
+    const auto *Call = dyn_cast_or_null<CallExpr>(Up);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    const FunctionDecl *Def = nullptr;
+    if (!Callee || Depth >= 3 || !Callee->hasBody(Def) || !Def ||
+        Def->isVariadic() || isa<CXXOperatorCallExpr>(Call))
+      return false;
+    for (unsigned N = 0; N < Call->getNumArgs() && N < Def->getNumParams(); ++N)
+      if (Call->getArg(N) == Ptr &&
+          !onlyReadsThrough(Def, Def->getParamDecl(N), Depth + 1))
+        return false;
+    return llvm::is_contained(Call->arguments(), Ptr) && Call->getCallee() != Ptr;
   };
   for (const DeclRefExpr *D : U.Refs) {
-    const Stmt *Load = Parent(D);
+    const Expr *X = D; // (f ? a : b): an lvalue choosing the parameter
+    while (const auto *C = dyn_cast_or_null<ConditionalOperator>(Parent(X)))
+      if (C->getCond() != X && C->isGLValue())
+        X = C;
+      else
+        break;
+    const Stmt *Load = Parent(X);
     if (!IsLoad(Load) || !ReadOnlyPointer(cast<Expr>(Load)))
       return false;
   }
@@ -719,15 +742,21 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
   auto OnDevice = [&](const Expr *Root) {
     return Root && F.provenanceOf(Root) == Provenance::Device;
   };
-  // b.sum().item(): a tensor computed from a GPU tensor is on the GPU.
+  // b.sum().item(), b[0].item(): a tensor computed from a GPU tensor, or
+  // a view of one, is on the GPU.
   if (!ObjRoot && Obj) {
     const Expr *X = strip(Obj);
-    while (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(X)) {
-      const CXXMethodDecl *M = MC->getMethodDecl();
-      if (!M || !M->getIdentifier() || changesDevice(M->getName()) ||
-          !isTensorType(MC->getType()))
-        break;
-      X = strip(MC->getImplicitObjectArgument());
+    while (true) {
+      if (const Expr *Of = subscriptedTensor(X)) {
+        X = Of;
+      } else {
+        const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(X);
+        const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
+        if (!M || !M->getIdentifier() || changesDevice(M->getName()) ||
+            !isTensorType(MC->getType()))
+          break;
+        X = strip(MC->getImplicitObjectArgument());
+      }
       if (const Expr *Root = bufferRoot(X)) {
         ObjRoot = Root;
         break;
@@ -940,6 +969,12 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
     if (F.capturing(C, S))
       return;
     addStreamWork(C, S);
+    // A host function runs once the stream's earlier work is done and may
+    // tell the host so (a flag, a condition variable): it may order.
+    if (E.Miss == MissReason::HostCallback) {
+      addBarrier(C);
+      return;
+    }
     if (Dst)
       addProducer(C, Dst, S);
     return;

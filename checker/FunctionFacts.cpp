@@ -26,8 +26,10 @@ public:
     // whenever the lambda runs.
     for (const LambdaCapture &Cap : L->captures())
       if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
-        if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar()))
+        if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar())) {
           escape(V);
+          I.CapturedByRef.insert(V);
+        }
     return true;
   }
   bool TraverseBlockExpr(BlockExpr *) { return true; }
@@ -322,8 +324,13 @@ const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
       !V->getInit() || MutatedVars.count(V) || AddressTaken.count(V))
     return nullptr;
   llvm::ArrayRef<PathStep> Steps = P.steps();
+  // A handle, or a stream wrapper copied by value (`auto side2 = side;`
+  // of a c10::cuda::CUDAStream); not other objects.
   if (Steps.empty())
-    return V->getType()->isRecordType() ? nullptr : strip(V->getInit());
+    return !V->getType()->isRecordType() ||
+                   isStreamWrapper(V->getType()->getAsCXXRecordDecl())
+               ? strip(V->getInit())
+               : nullptr;
   const auto *Field = Steps.size() == 1 && Steps[0].K == PathStep::Dot
                           ? dyn_cast_or_null<FieldDecl>(Steps[0].Member)
                           : nullptr;
@@ -554,9 +561,53 @@ bool FunctionFacts::certainlyRuns(const Stmt *Loop) const {
   }
   if (const auto *L = dyn_cast_or_null<CXXForRangeStmt>(Loop)) {
     std::optional<long long> Size = rangeArraySize(L);
+    if (!Size)
+      Size = rangeListSize(L);
     return Size && *Size > 0;
   }
   return false;
+}
+
+/// The element count of a range-for's range given by a braced list: `for
+/// (auto s : {s1, s2})`, or a local container initialised from one and
+/// never changed (`std::vector<cudaStream_t> all{s1, s2}; for (auto s :
+/// all)`). nullopt otherwise.
+std::optional<long long>
+FunctionFacts::rangeListSize(const CXXForRangeStmt *L) const {
+  const Expr *E = strip(L->getRangeInit());
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        V->getType()->isReferenceType() || !V->getInit() ||
+        CapturedByRef.count(V))
+      return std::nullopt;
+    // Not assigned, changed by a member call (clear, pop_back), moved from
+    // or passed on by reference (MutatedVars also holds the range-for's own
+    // `auto &&__range = all`, hence the analyzer on each other use).
+    ExprMutationAnalyzer Here(*Body, Ctx);
+    for (const Expr *Use : Candidates) {
+      const auto *R = dyn_cast<DeclRefExpr>(Use);
+      if (R && R != D && R->getDecl() == V && Here.isMutated(R))
+        return std::nullopt;
+    }
+    E = strip(V->getInit());
+    // vector(initializer_list, const allocator & = {})
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(E);
+        C && C->getNumArgs() >= 1 &&
+        llvm::all_of(llvm::drop_begin(C->arguments()),
+                     [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+      E = strip(C->getArg(0));
+  }
+  if (const auto *IL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
+    E = strip(IL->getSubExpr());
+  if (const auto *M = dyn_cast_or_null<MaterializeTemporaryExpr>(E))
+    E = strip(M->getSubExpr());
+  const auto *List = dyn_cast_or_null<InitListExpr>(E);
+  if (!List || List->getNumInits() == 0 ||
+      llvm::any_of(List->inits(),
+                   [](const Expr *I) { return isa<PackExpansionExpr>(I); }))
+    return std::nullopt;
+  return List->getNumInits();
 }
 
 std::optional<AccessPath>
@@ -681,9 +732,50 @@ StreamRef FunctionFacts::currentStreamAt(SourceLocation L) {
   return Best;
 }
 
+/// The stream a guard's argument makes current: a stream or a wrapper of
+/// one; an optional built from one (`optional<Stream>(s)`,
+/// `make_optional(s)`); the single element of a braced list
+/// (`CUDAMultiStreamGuard g({s})`). Anything else (an optional or a list
+/// the check cannot read) may be any stream: a Named stream whose path
+/// relates to every other as MayAlias, so that no claim rests on it.
+StreamRef FunctionFacts::guardStream(const Expr *Arg) {
+  const Expr *E = strip(Arg);
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    if (isStreamOrWrapper(E->getType()))
+      return streamOf(E);
+    const Expr *Inner = nullptr;
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getIdentifier() && F->getName() == "make_optional" &&
+          C->getNumArgs() == 1)
+        Inner = C->getArg(0);
+    } else if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXRecordDecl *R = C->getConstructor()->getParent();
+      bool Wraps = R->getIdentifier() && (R->getName() == "optional" ||
+                                          R->getName() == "ArrayRef");
+      if (Wraps && C->getNumArgs() >= 1 &&
+          llvm::all_of(llvm::drop_begin(C->arguments()), [](const Expr *A) {
+            return isa<CXXDefaultArgExpr>(A);
+          }))
+        Inner = C->getArg(0);
+    } else if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      Inner = IL->getSubExpr();
+    } else if (const auto *L = dyn_cast<InitListExpr>(E)) {
+      if (L->getNumInits() == 1)
+        Inner = L->getInit(0);
+    }
+    E = strip(Inner);
+  }
+  StreamRef Any;
+  Any.K = StreamRef::Named;
+  Any.Path = AccessPath::temporary(Arg);
+  Any.Spelling = spelling(Arg, Ctx);
+  return Any;
+}
+
 void FunctionFacts::collectStreamSetters() {
   auto Add = [&](const Expr *At, const Expr *StreamE, const Stmt *Scope) {
-    Setters.push_back({At->getBeginLoc(), Scope, streamOf(StreamE)});
+    Setters.push_back({At->getBeginLoc(), Scope, guardStream(StreamE)});
   };
   for (const CXXConstructExpr *G : StreamGuards) {
     const Stmt *Scope = G;
@@ -787,6 +879,15 @@ void FunctionFacts::applyTensorOrigin(const AccessPath &Key,
     return Aliases.mark(Key, NB && *NB ? Provenance::Pinned
                                        : Provenance::Pageable);
   }
+  case TensorOrigin::Blob:
+    // The tensor is the pointer's memory: pinned, pageable or device as the
+    // pointer is known to be; host memory at least, unless the options say
+    // CUDA.
+    Aliases.unite(Key, AccessPath::of(O.Of));
+    if (O.Cuda)
+      return Aliases.mark(Key, Provenance::Device);
+    HostTensors.push_back(Key);
+    return;
   }
 }
 
@@ -903,7 +1004,7 @@ void FunctionFacts::buildAliasesAndProvenance() {
   };
   for (const auto &[V, Counts] : CreatedAssigned)
     if (Counts.first && !Counts.second && !ChangedByUse(V) &&
-        V->hasLocalStorage() &&
+        !CapturedByRef.count(V) && V->hasLocalStorage() &&
         !isa<ParmVarDecl>(V) && !V->getType()->isReferenceType() &&
         !V->getType()->isArrayType())
       FreshStreams.insert(AccessPath::ofVar(V));
@@ -966,10 +1067,17 @@ void FunctionFacts::buildAliasesAndProvenance() {
                C->getDirectCallee()->getName() == "to" && targetsCpu(C)) {
       // b.to(kCPU, ...): b is on the GPU (a CPU tensor's to(kCPU) is a
       // no-op, so there would be nothing to copy anyway).
-      if (const Expr *Obj = arg(C, ObjectArg))
-        if (const Expr *Root = bufferRoot(Obj);
-            Root && provenanceOf(Root) == Provenance::Unknown)
-          Aliases.mark(AccessPath::of(Root), Provenance::Device);
+      // Not a tensor over host memory (from_blob): its to(kCPU) is the
+      // no-op.
+      const Expr *Obj = arg(C, ObjectArg);
+      const Expr *Root = Obj ? bufferRoot(Obj) : nullptr;
+      if (!Root || provenanceOf(Root) != Provenance::Unknown)
+        continue;
+      std::string Class = Aliases.classKey(AccessPath::of(Root));
+      if (llvm::none_of(HostTensors, [&](const AccessPath &H) {
+            return Aliases.classKey(H) == Class;
+          }))
+        Aliases.mark(AccessPath::of(Root), Provenance::Device);
     } else if (E->Role == ApiRole::StreamCreate && E->FlagsArg != NoArg) {
       auto Flags = evalInt(arg(C, E->FlagsArg), Ctx);
       const Expr *T = allocTarget(C, *E);

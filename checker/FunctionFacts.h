@@ -77,6 +77,9 @@ public:
   /// Variables whose address escapes (&v, bound to a non-const reference,
   /// captured by reference): their value may change behind the analysis.
   std::set<const VarDecl *> AddressTaken;
+  /// Captured by reference by a lambda: `[&] { s2 = s1; }()` may change it
+  /// wherever the lambda runs (a subset of AddressTaken).
+  std::set<const VarDecl *> CapturedByRef;
   /// Local variables of class type whose destructor has a body the check
   /// reads (summarizable): it runs where each goes out of scope (the CFG's
   /// CFGAutomaticObjDtor elements), as a call on the variable. In
@@ -147,8 +150,9 @@ public:
   bool capturing(const Expr *At, const StreamRef &S) const;
   /// A loop whose body runs at least once whenever the loop is reached:
   /// a `for` over constant bounds (forBounds) with Lo < Hi, or a range-for
-  /// over an array of known, non-zero size. (A `break` may still leave the
-  /// body early; the CFG shows that.)
+  /// over an array of known, non-zero size or a non-empty braced list (in
+  /// place, or the unchanged initialiser of a local container). (A `break`
+  /// may still leave the body early; the CFG shows that.)
   bool certainlyRuns(const Stmt *Loop) const;
   /// The container a loop runs over, when it runs over all of it: a
   /// range-for's range, or X of `for (i = 0; i < X.size(); ++i)`.
@@ -223,6 +227,7 @@ private:
   };
   std::optional<LoopBounds> forBounds(const ForStmt *L) const;
   std::optional<long long> rangeArraySize(const CXXForRangeStmt *L) const;
+  std::optional<long long> rangeListSize(const CXXForRangeStmt *L) const;
   /// The values [Lo, Hi) induction variable V takes at At, from the loops
   /// around At; nullopt when unknown.
   std::optional<std::pair<long long, long long>>
@@ -238,6 +243,7 @@ private:
   void applyTensorOrigin(const AccessPath &Tensor, const Expr *Rhs);
   void collectQueryVars();
   void collectStreamSetters();
+  StreamRef guardStream(const Expr *Arg);
   Provenance declProvenance(const Expr *Root);
   const Expr *currentStreamSource(const Expr *E) const;
 
@@ -245,6 +251,8 @@ private:
   std::vector<StreamSetter> Setters;
   std::set<AccessPath> NonBlockingStreams;
   std::set<AccessPath> FreshStreams; ///< see StreamRef::Fresh
+  /// Tensors over host memory (from_blob without CUDA options).
+  std::vector<AccessPath> HostTensors;
   llvm::DenseMap<const Expr *, StreamRef> StreamCache; ///< streamOf's
   /// memberChanged's answers.
   mutable std::map<std::pair<const VarDecl *, const FieldDecl *>, bool>

@@ -503,7 +503,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
 void SummarySeeds::seedEntry(const CallableEffects &E, PendingState &Entry) {
   for (unsigned Id = 0; Id < E.Copies.size(); ++Id)
     if (const SummarySeed *S = E.Copies[Id]->Seed) {
-      Entry.Pending[Id] = PendingCopy{MissNote{}, {Literals{}}, Id};
+      Entry.Pending[Id] = PendingCopy{MissNote{}, {{Literals{}}}, Id};
       if (!S->Event.empty())
         Entry.Events[S->Event].Covered.insert(Id);
     }

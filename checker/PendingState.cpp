@@ -39,30 +39,50 @@ bool Literal::contradicts(const Literal &O) const {
 }
 
 //===----------------------------------------------------------------------===//
-// PendingCopy
+// PathConditions, PendingCopy
 //===----------------------------------------------------------------------===//
 
-bool PendingCopy::operator==(const PendingCopy &O) const {
-  return Miss.Reason == O.Miss.Reason && Miss.Where == O.Miss.Where &&
-         Conditions == O.Conditions && Site == O.Site;
-}
-
-void PendingCopy::addConditions(const std::set<Literals> &More) {
-  Conditions.insert(More.begin(), More.end());
+void PathConditions::add(const PathConditions &More) {
+  Sets.insert(More.Sets.begin(), More.Sets.end());
   simplify();
 }
 
-void PendingCopy::simplify() {
-  for (auto It = Conditions.begin(); It != Conditions.end();) {
-    bool Subsumed = llvm::any_of(Conditions, [&](const Literals &Other) {
+void PathConditions::simplify() {
+  for (auto It = Sets.begin(); It != Sets.end();) {
+    bool Subsumed = llvm::any_of(Sets, [&](const Literals &Other) {
       return &Other != &*It && Other.size() < It->size() &&
              std::includes(It->begin(), It->end(), Other.begin(),
                            Other.end());
     });
-    It = Subsumed ? Conditions.erase(It) : std::next(It);
+    It = Subsumed ? Sets.erase(It) : std::next(It);
   }
-  if (Conditions.size() > MaxConditions)
-    Conditions = {Literals{}};
+  if (Sets.size() > MaxSets)
+    Sets = {Literals{}};
+}
+
+void PathConditions::forget(const VarDecl *V) {
+  std::set<Literals> Kept;
+  for (Literals G : Sets) {
+    for (auto It = G.begin(); It != G.end();)
+      It = It->V == V ? G.erase(It) : std::next(It);
+    Kept.insert(std::move(G));
+  }
+  Sets = std::move(Kept);
+  simplify();
+}
+
+bool PathConditions::assume(const Literal &L) {
+  for (auto G = Sets.begin(); G != Sets.end();) {
+    bool Infeasible = llvm::any_of(
+        *G, [&](const Literal &Lit) { return Lit.contradicts(L); });
+    G = Infeasible ? Sets.erase(G) : std::next(G);
+  }
+  return !Sets.empty();
+}
+
+bool PendingCopy::operator==(const PendingCopy &O) const {
+  return Miss.Reason == O.Miss.Reason && Miss.Where == O.Miss.Where &&
+         Conditions == O.Conditions && Site == O.Site;
 }
 
 //===----------------------------------------------------------------------===//
@@ -88,7 +108,7 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       continue;
     if (Prefer(P.Miss, It->second.Miss))
       It->second.Miss = P.Miss;
-    It->second.addConditions(P.Conditions);
+    It->second.Conditions.add(P.Conditions);
   }
   auto Meet = [](auto &M, const auto &OM) {
     for (auto It = M.begin(); It != M.end();) {
@@ -133,6 +153,7 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       continue;
     It->second.WaitedBy = intersect(It->second.WaitedBy, P.WaitedBy);
     It->second.LegacyJoined = It->second.LegacyJoined && P.LegacyJoined;
+    It->second.Conditions.add(P.Conditions);
     // The later work in the file stands for both (an order on sites, so
     // that the note does not depend on the order paths are joined in).
     if (P.Site->getBeginLoc().getRawEncoding() >
@@ -147,32 +168,27 @@ void PendingState::forget(const VarDecl *V) {
       It = It->V == V ? Set.erase(It) : std::next(It);
   };
   Drop(Assumed);
-  for (auto It = Producers.begin(); It != Producers.end();)
-    It = It->second.Var == V ? Producers.erase(It) : std::next(It);
-  for (auto &[Id, P] : Pending) {
-    std::set<Literals> Kept;
-    for (Literals G : P.Conditions) {
-      Drop(G);
-      Kept.insert(std::move(G));
+  for (auto It = Producers.begin(); It != Producers.end();) {
+    if (It->second.Var == V) {
+      It = Producers.erase(It);
+      continue;
     }
-    P.Conditions = std::move(Kept);
-    P.simplify();
+    It->second.Conditions.forget(V);
+    ++It;
   }
+  for (auto &[Id, P] : Pending)
+    P.Conditions.forget(V);
 }
 
 bool PendingState::assume(const Literal &L) {
   for (const Literal &A : Assumed)
     if (A.contradicts(L))
       return false;
-  for (auto It = Pending.begin(); It != Pending.end();) {
-    std::set<Literals> &Conds = It->second.Conditions;
-    for (auto G = Conds.begin(); G != Conds.end();) {
-      bool Infeasible = llvm::any_of(
-          *G, [&](const Literal &Lit) { return Lit.contradicts(L); });
-      G = Infeasible ? Conds.erase(G) : std::next(G);
-    }
-    It = Conds.empty() ? Pending.erase(It) : std::next(It);
-  }
+  for (auto It = Pending.begin(); It != Pending.end();)
+    It = It->second.Conditions.assume(L) ? std::next(It) : Pending.erase(It);
+  for (auto It = Producers.begin(); It != Producers.end();)
+    It = It->second.Conditions.assume(L) ? std::next(It)
+                                         : Producers.erase(It);
   Assumed.insert(L);
   return true;
 }

@@ -15,8 +15,9 @@
 //    cudaEventQuery call, the copies a cudaSuccess result would prove done.
 //  - Assumed: branch literals known to hold here.
 //  - Producers: device work writing a device buffer that may still run,
-//    with the streams made to wait for it (the producer diagnostic: a copy
-//    of the buffer on a stream that did not wait).
+//    with the streams made to wait for it and the branch conditions under
+//    which it was issued (the producer diagnostic: a copy of the buffer on
+//    a stream that did not wait).
 //
 // Copies are identified by their index in the callable's copy list (see
 // Effects.h). May call: nothing of the analysis (MissNote, Literal data).
@@ -51,22 +52,36 @@ struct Literal {
 /// A conjunction of literals.
 using Literals = std::set<Literal>;
 
+/// The branch conditions under which a copy or a producer was issued, one
+/// conjunction per way it got here (`if (a) copy(h); if (b) copy(h);` gives
+/// {a} and {b}): it is live on paths where every literal of some conjunction
+/// holds. Kept minimal (none includes another) and few (past MaxSets, just
+/// {}: unconditional).
+struct PathConditions {
+  std::set<Literals> Sets;
+  static constexpr size_t MaxSets = 8;
+
+  bool operator==(const PathConditions &O) const { return Sets == O.Sets; }
+  void add(const PathConditions &More);
+  /// V got a new value: literals on it no longer hold.
+  void forget(const VarDecl *V);
+  /// Takes the edge on which L holds; false if no conjunction stays
+  /// feasible there (the copy or producer is not live on that edge).
+  bool assume(const Literal &L);
+
+private:
+  void simplify();
+};
+
 /// A class of copies (same buffer, same stream) that may still be in
 /// flight. Stream order completes an earlier copy of a class before a later
 /// one, so every sync treats them alike and one entry stands for all.
 struct PendingCopy {
   MissNote Miss; ///< the last sync-like call that did not cover it
-  /// The conditions under which one was issued, one conjunction per way it
-  /// got here (`if (a) copy(h); if (b) copy(h);` gives {a} and {b}); it is
-  /// pending on paths where every literal of some conjunction holds. Kept
-  /// minimal (none includes another) and few (past MaxConditions, just {}).
-  std::set<Literals> Conditions;
+  PathConditions Conditions; ///< under which one was issued
   unsigned Site = 0; ///< the copy site that issued it last (for notes)
-  static constexpr size_t MaxConditions = 8;
 
   bool operator==(const PendingCopy &O) const;
-  void addConditions(const std::set<Literals> &More);
-  void simplify();
 };
 
 /// Device work that writes a device buffer and that nothing has yet made
@@ -87,9 +102,12 @@ struct PendingProducer {
   const VarDecl *Var = nullptr;
   /// On libtorch's current stream (as the callable sees it).
   bool OnCurrent = false;
+  /// Under which it was issued: `if (overlap) work(side); ... if (overlap)
+  /// wait(main, side);` makes no claim on the path where neither ran.
+  PathConditions Conditions;
   bool operator==(const PendingProducer &O) const {
     return Site == O.Site && WaitedBy == O.WaitedBy &&
-           LegacyJoined == O.LegacyJoined;
+           LegacyJoined == O.LegacyJoined && Conditions == O.Conditions;
   }
 };
 /// A producer's key: the buffer's alias class key, the stream.

@@ -236,6 +236,7 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.Stream = *Ev.OnStream;
   P.Var = Ev.Var;
   P.OnCurrent = Ev.OnCurrent;
+  P.Conditions.Sets = {St.Assumed};
   // A new instance: no earlier record or wait covers it.
   for (auto &[Event, Keys] : St.EventProducers)
     Keys.erase(Key);
@@ -482,7 +483,7 @@ void Solver::issue(PendingState &St, unsigned Id) {
   // The new copy is pending on every path through here, and a sync that
   // covers it covers the earlier ones of its class: it stands for them.
   unsigned Class = Effects.ClassOf[Id];
-  St.Pending[Class] = PendingCopy{MissNote{}, {St.Assumed}, Id};
+  St.Pending[Class] = PendingCopy{MissNote{}, {{St.Assumed}}, Id};
   for (auto &[Event, Info] : St.Events)
     Info.Covered.erase(Class);
   for (auto &[Stream, Info] : St.Waits)

@@ -105,6 +105,14 @@ bool targetsCuda(const CallExpr *C) {
   return false;
 }
 
+const Expr *subscriptedTensor(const Expr *E) {
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(strip(E));
+  if (!Op || Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2 ||
+      !isTensorType(Op->getType()) || !isTensorType(Op->getArg(0)->getType()))
+    return nullptr;
+  return strip(Op->getArg(0));
+}
+
 TensorOrigin tensorOrigin(const Expr *Rhs) {
   TensorOrigin O;
   const Expr *E = strip(Rhs);
@@ -116,6 +124,14 @@ TensorOrigin tensorOrigin(const Expr *Rhs) {
   if (isa<DeclRefExpr, MemberExpr>(E) && isTensorType(E->getType())) {
     O.K = TensorOrigin::SameStorage;
     O.Of = E;
+    return O;
+  }
+  // t[i]: a view of t's storage (Tensor::operator[] returns select(0, i)).
+  if (const Expr *Of = subscriptedTensor(E)) {
+    if (const Expr *Root = bufferRoot(Of)) {
+      O.K = TensorOrigin::SameStorage;
+      O.Of = Root;
+    }
     return O;
   }
   const auto *C = dyn_cast<CallExpr>(E);
@@ -144,6 +160,14 @@ TensorOrigin tensorOrigin(const Expr *Rhs) {
         O.K = TensorOrigin::SameStorage;
         O.Of = Root;
       }
+    }
+    return O;
+  }
+  if (Name == "from_blob" && !F->isInStdNamespace() && C->getNumArgs() > 0) {
+    if (const Expr *Root = bufferRoot(C->getArg(0))) {
+      O.K = TensorOrigin::Blob;
+      O.Of = Root;
+      O.Cuda = mentions(C, Mention::Cuda);
     }
     return O;
   }

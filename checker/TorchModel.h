@@ -63,11 +63,18 @@ struct TensorOrigin {
     /// `to(<CPU>, .., non_blocking)`: pinned when NonBlocking is true,
     /// pageable otherwise.
     CpuCopy,
+    /// `from_blob(p, ...)`: a tensor over the memory p points to (Of), on
+    /// the CPU unless its options mention CUDA (Cuda).
+    Blob,
   } K = None;
+  bool Cuda = false;
   const Expr *Of = nullptr;
   const Expr *NonBlocking = nullptr;
 };
 TensorOrigin tensorOrigin(const Expr *Rhs);
+/// `t[i]` of a tensor t (at::Tensor::operator[], a view of t's storage):
+/// t; else null.
+const Expr *subscriptedTensor(const Expr *E);
 
 /// Methods of tensors and containers that describe the object without
 /// touching its elements (`size`, `numel`, `dtype`, `is_pinned`, ...).

@@ -14,6 +14,7 @@
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <vector>
 
 __global__ void fill(float *d, int n) {
   if (threadIdx.x < n)
@@ -696,4 +697,159 @@ void legacyAfterAStreamThatWaited(float *h, float *d, float *x) {
   fill<<<1, 64, 0, s3>>>(x, 1);
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
   cudaStreamSynchronize(0);
+}
+
+//===--- Found by trying to break it, second round ------------------------===//
+
+// The work and the wait are under the same condition, which the copy's
+// paths keep: on the path without the side stream nothing ran there.
+void correlatedSideStream(float *h, float *d, bool overlap) {
+  cudaStream_t mainS, side;
+  cudaEvent_t e;
+  cudaStreamCreate(&mainS);
+  cudaStreamCreate(&side);
+  cudaEventCreate(&e);
+  if (overlap)
+    fill<<<1, 64, 0, side>>>(d, 1);
+  else
+    fill<<<1, 64, 0, mainS>>>(d, 1);
+  if (overlap) {
+    cudaEventRecord(e, side);
+    cudaStreamWaitEvent(mainS, e, 0);
+  }
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, mainS);
+  cudaStreamSynchronize(mainS);
+}
+// The wait under the opposite condition: on the overlap path, nothing
+// orders the work on side before the copy.
+void anticorrelatedSideStream(float *h, float *d, bool overlap) {
+  cudaStream_t mainS, side;
+  cudaEvent_t e;
+  cudaStreamCreate(&mainS);
+  cudaStreamCreate(&side);
+  cudaEventCreate(&e);
+  if (overlap)
+    fill<<<1, 64, 0, side>>>(d, 1);
+  if (!overlap) {
+    cudaEventRecord(e, side);
+    cudaStreamWaitEvent(mainS, e, 0);
+  }
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, mainS);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 'mainS' may read it before the work that writes it on stream 'side' has finished
+  // CHECK: :[[@LINE-7]]:5: note: 'd' is written on stream 'side' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 'mainS'
+  cudaStreamSynchronize(mainS);
+}
+
+// A range-for over a braced list runs its body: every stream is synced.
+void syncEachOfAList(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  for (cudaStream_t s : {s1, s2})
+    cudaStreamSynchronize(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+void syncEachOfAVector(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  std::vector<cudaStream_t> all{s1, s2};
+  for (auto s : all)
+    cudaStreamSynchronize(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+// Emptied before the loop: the loop may run no iteration.
+void syncEachOfAClearedVector(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  std::vector<cudaStream_t> all{s1, s2};
+  all.clear();
+  for (auto s : all)
+    cudaStreamSynchronize(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-7]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// A lambda holding s2 by reference may change it wherever it runs.
+void streamChangedInALambda(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  auto share = [&] { s2 = s1; };
+  share();
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+// By value, it cannot.
+void streamCopiedIntoALambda(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  auto show = [s2] { return s2; };
+  (void)show;
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// Reads through a __device__ function's pointer-to-non-const parameter, and
+// through a choice of pointers: no write.
+__device__ float loadAt(float *p, int i) { return p[i]; }
+__device__ void storeAt(float *p, int i) { p[i] = 0; }
+__global__ void readsViaDeviceFunction(float *in, float *out) {
+  out[0] = loadAt(in, 0);
+}
+__global__ void writesViaDeviceFunction(float *in) { storeAt(in, 0); }
+__global__ void readsAChoice(float *a, float *b, float *out, bool f) {
+  out[0] = (f ? a : b)[0];
+}
+void kernelReadsViaDeviceFunction(float *h, float *d, float *o) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  readsViaDeviceFunction<<<1, 1, 0, s1>>>(d, o);
+  readsAChoice<<<1, 1, 0, s1>>>(d, d, o, true);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+void kernelWritesViaDeviceFunction(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  writesViaDeviceFunction<<<1, 1, 0, s1>>>(d);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// A host function runs after the work before it and may tell the host so
+// (here a flag it waits for): it may order.
+static void CUDART_CB setFlag(void *p) { *static_cast<volatile int *>(p) = 1; }
+void hostFunctionSignalsTheHost(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  volatile int done = 0;
+  fill<<<1, 64, 0, s1>>>(d, 1);
+  cudaLaunchHostFunc(s1, setFlag, (void *)&done);
+  while (!done) {
+  }
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
 }
