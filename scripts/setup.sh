@@ -13,8 +13,7 @@ PACKAGES=(cmake make python3 "clang-$LLVM_MAJOR" "clang-tidy-$LLVM_MAJOR"
           "libclang-$LLVM_MAJOR-dev" "llvm-$LLVM_MAJOR-dev"
           "llvm-$LLVM_MAJOR-tools"
           # test/integration: the pre-commit hook, the CI gate's SARIF, git.
-          git pre-commit python3-yaml python3-jsonschema
-          python3-sarif-python-om python3-jschema-to-python)
+          git pre-commit python3-yaml python3-jsonschema)
 
 # Only for the test suite (scripts/run-tests.sh sets CARS_TEST_PACKAGES=1):
 # the real HIP and libtorch headers that the real-header tests parse.

@@ -71,7 +71,7 @@ for _tool in ("cmake", "cpack", "git", "pre-commit", "dpkg-deb"):
     if shutil.which(_tool):
         config.available_features.add(_tool)
 if subprocess.run(["/usr/bin/python3", "-c",
-                   "import yaml, sarif_om, jschema_to_python, jsonschema"],
+                   "import yaml, jsonschema"],
                   capture_output=True).returncode == 0:
     config.available_features.add("sarif")
 # A real `apt-get install ./x.deb` changes the machine: only where asked (CI).

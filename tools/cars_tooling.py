@@ -10,9 +10,11 @@ CI gate:
 * turning nvcc entries of a compile_commands.json into clang-CUDA ones;
 * turning clang-tidy's --export-fixes YAML into SARIF 2.1.0.
 
-Only the Python standard library is imported at module level; the SARIF and
-YAML code imports Debian's python3-yaml and python3-sarif-python-om lazily,
-so the launcher works without them.
+Only the Python standard library is used, but for reading clang-tidy's
+exported diagnostics (YAML), which imports PyYAML lazily (load_yaml_module:
+under an interpreter without it, the command re-runs under Debian's
+/usr/bin/python3, or says in one line what to install). The SARIF log is
+plain JSON.
 """
 
 import json
@@ -30,7 +32,6 @@ CHECK = "cuda-async-read-before-sync"
 PLUGIN_NAME = "CudaAsyncReadBeforeSync.so"
 TOOLCHAIN_NAME = "CudaAsyncReadBeforeSync.toolchain.json"
 PKG_DIR = "cuda-async-read-before-sync"
-INFO_URI = "https://github.com/cuda-async-read-before-sync/cuda-async-read-before-sync"
 
 
 class ToolError(Exception):
@@ -418,8 +419,35 @@ def translate_database(src, out_dir):
 # SARIF
 # --------------------------------------------------------------------------
 
+def load_yaml_module():
+    """PyYAML, for clang-tidy's --export-fixes files. Under an interpreter
+    that lacks it (pyenv, a venv, conda on a CI runner) the command re-runs
+    itself under Debian's /usr/bin/python3 when that has it; else one line
+    says what to install."""
+    try:
+        import yaml  # python3-yaml
+        return yaml
+    except ImportError:
+        pass
+    debian = "/usr/bin/python3"
+    if (os.path.realpath(sys.executable) != os.path.realpath(debian)
+            and os.access(debian, os.X_OK)
+            and not os.environ.get("CARS_REEXEC")
+            and subprocess.call([debian, "-c", "import yaml"],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) == 0):
+        os.environ["CARS_REEXEC"] = "1"
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(debian, [debian, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+    raise ToolError("%s has no PyYAML module (needed to read clang-tidy's "
+                    "exported diagnostics): install python3-yaml (Debian) or "
+                    "'pip install pyyaml', or run with /usr/bin/python3"
+                    % sys.executable)
+
+
 def _load_fixes(path):
-    import yaml  # python3-yaml
+    yaml = load_yaml_module()
     try:
         with open(path) as f:
             data = yaml.safe_load(f) or {}
@@ -446,6 +474,14 @@ def _line_col(path, offset, cache):
     return line, col
 
 
+def _line_text(path, line, cache):
+    data = cache.get(path)
+    if not data or not line:
+        return ""
+    lines = data.split(b"\n")
+    return lines[line - 1].decode("utf-8", "replace") if line <= len(lines) else ""
+
+
 def _uri(path, root):
     path = os.path.abspath(path)
     rel = os.path.relpath(path, root)
@@ -456,87 +492,190 @@ def _uri(path, root):
 
 def diagnostics_to_findings(diags, root):
     """Flattens export-fixes diagnostics into dicts with resolved positions:
-    {rule, level, message, path, uri, uri_base, line, col, notes: [...]}"""
-    cache, out = {}, []
+    {rule, level, message, path, uri, uri_base, line, col, end_col, text,
+    notes: [...]}. end_col (exclusive) is that of the diagnostic's first
+    range when it ends on the same line; text is the source line. A finding
+    reported once per translation unit that includes its header is kept
+    once: findings are deduplicated by (rule, file, line, column, message),
+    as CodeChecker's report hashes do."""
+    cache, out, seen = {}, [], set()
 
     def where(msg):
         path = msg.get("FilePath") or ""
-        line, col = _line_col(path, int(msg.get("FileOffset", 0)), cache) if path else (None, None)
+        offset = int(msg.get("FileOffset", 0))
+        line, col = _line_col(path, offset, cache) if path else (None, None)
         uri, base = _uri(path, root) if path else (None, None)
+        end_col = None
+        for r in msg.get("Ranges") or []:
+            if r.get("FilePath") == path and int(r.get("FileOffset", -1)) == offset:
+                eline, ecol = _line_col(path, offset + int(r.get("Length", 0)), cache)
+                if eline == line and ecol and ecol > col:
+                    end_col = ecol
+                break
         return {"message": msg.get("Message", ""), "path": path, "uri": uri,
-                "uri_base": base, "line": line, "col": col}
+                "uri_base": base, "line": line, "col": col, "end_col": end_col,
+                "text": _line_text(path, line, cache)}
 
     for d in diags:
         f = where(d.get("DiagnosticMessage") or {})
         f["rule"] = d.get("DiagnosticName", "")
-        f["level"] = "error" if d.get("Level") == "Error" else "warning"
+        # The diagnostic's own level: -warnings-as-errors makes the gate
+        # fail, it does not make the finding an error.
+        f["level"] = ("error" if f["rule"].startswith("clang-diagnostic-")
+                      and d.get("Level") == "Error" else "warning")
         f["notes"] = [where(n) for n in d.get("Notes") or []]
+        key = (f["rule"], os.path.realpath(f["path"]) if f["path"] else "",
+               f["line"], f["col"], f["message"])
+        if key in seen:
+            continue
+        seen.add(key)
         out.append(f)
     return out
 
 
-def findings_to_sarif(findings, root, version, llvm_major):
-    """A SARIF 2.1.0 log (a dict) built with Debian's python3-sarif-python-om
-    (Microsoft's generated object model, the classes bandit uses) and
-    serialized by python3-jschema-to-python."""
-    import sarif_om as om
-    from jschema_to_python.to_json import to_json
+RULE_TEXT = (
+    "Host code reads or writes the destination of an asynchronous "
+    "device-to-host copy (cudaMemcpyAsync and its relatives, the driver API, "
+    "HIP, libtorch's to(kCPU, non_blocking) and copy_) before a "
+    "synchronization that covers the copy, or a device-to-host copy reads "
+    "its source before the work on another stream that writes it has "
+    "finished. Either way the host sees stale data, intermittently.")
+RULE_HELP_TEXT = (
+    RULE_TEXT + " Fix: synchronize the copy's stream (cudaStreamSynchronize, "
+    "stream.synchronize()), an event recorded after the copy, or the device "
+    "before the access; for the second diagnostic, record an event on the "
+    "producing stream after the write and make the copy's stream wait for it "
+    "(cudaStreamWaitEvent, CUDAEvent::block, wait_stream). The notes show the "
+    "copy and the synchronization that does not cover it.")
+RULE_HELP_MARKDOWN = """**cuda-async-read-before-sync** finds host code that touches the destination of an asynchronous device-to-host copy before a synchronization that covers the copy:
 
-    def location(f):
-        region = om.Region(start_line=f["line"], start_column=f["col"]) if f["line"] else None
-        art = om.ArtifactLocation(uri=f["uri"], uri_base_id=f["uri_base"])
-        return om.Location(physical_location=om.PhysicalLocation(
-            artifact_location=art, region=region))
+```cpp
+cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);
+use(h[0]);                 // warning: read before the copy is complete
+cudaStreamSynchronize(s);
+```
 
-    results, notifications, rule_ids = [], [], []
+and device-to-host copies issued on a stream that nothing made wait for the work writing their source on another stream.
+
+**Fix:** synchronize the copy's stream, an event recorded after the copy, or the device before the access (`cudaStreamSynchronize(s);`, `stream.synchronize();`, `torch::cuda::synchronize();`). For a copy that reads its source too early, record an event on the producing stream after the write and wait for it on the copy's stream (`cudaEventRecord` + `cudaStreamWaitEvent`; libtorch `CUDAEvent::record` + `block`; Python `wait_stream`).
+
+The related locations show the copy and the synchronization that does not cover it."""
+
+
+def _note_label(message):
+    """A short name for a note, for the result message's links."""
+    m = message.lower()
+    if m.startswith("nothing makes"):
+        return "missing order"
+    if m.startswith("this call leaves"):
+        return "copy"
+    if m.startswith("this ") or m.startswith("the call"):
+        return "synchronization"
+    if " is written on " in m:
+        return "write"
+    if "copy" in m:
+        return "copy"
+    return "note"
+
+
+def _fingerprint(f, occurrence):
+    """Stable across runs and line moves: the rule, the file, the message and
+    the finding's source line (whitespace-normalised), plus which of several
+    identical ones it is; no line number."""
+    import hashlib
+    text = " ".join((f.get("text") or "").split())
+    key = "\0".join([f["rule"], f["uri"] or "", f["message"], text,
+                     str(occurrence)])
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def findings_to_sarif(findings, root, version, llvm_major, help_uri=None,
+                      failures=()):
+    """A SARIF 2.1.0 log (a dict, built with the standard library alone).
+    Check findings become results (level from the diagnostic, the notes as
+    relatedLocations the message links to, partialFingerprints); compile
+    errors (clang-diagnostic-*) and the gate's own failures (strings) become
+    tool execution notifications, and executionSuccessful is false."""
+
+    def location(f, with_end=True):
+        loc = {"physicalLocation": {"artifactLocation": {"uri": f["uri"]}}}
+        if f["uri_base"]:
+            loc["physicalLocation"]["artifactLocation"]["uriBaseId"] = f["uri_base"]
+        if f["line"]:
+            region = {"startLine": f["line"], "startColumn": f["col"]}
+            if with_end and f.get("end_col"):
+                region["endColumn"] = f["end_col"]
+            loc["physicalLocation"]["region"] = region
+        return loc
+
+    results, notifications, rule_ids, counts = [], [], [], {}
+    for text in failures:
+        notifications.append({"level": "error", "message": {"text": text}})
     for f in findings:
         if f["rule"].startswith("clang-diagnostic-"):
             # The translation unit could not be (fully) analysed: a tool
             # problem, not a code-scanning alert.
-            notifications.append(om.Notification(
-                message=om.Message(text=f["message"]), level="error",
-                locations=[location(f)] if f["uri"] else None,
-                descriptor=om.ReportingDescriptorReference(id=f["rule"])))
+            n = {"level": "error", "message": {"text": f["message"]},
+                 "descriptor": {"id": f["rule"]}}
+            if f["uri"]:
+                n["locations"] = [location(f)]
+            notifications.append(n)
             continue
         if f["rule"] not in rule_ids:
             rule_ids.append(f["rule"])
-        related = []
-        for k, n in enumerate(f["notes"]):
+        related, links = [], []
+        for n in f["notes"]:
             if not n["uri"]:
                 continue
             loc = location(n)
-            loc.id = k + 1
-            loc.message = om.Message(text=n["message"])
+            loc["id"] = len(related) + 1
+            loc["message"] = {"text": n["message"]}
             related.append(loc)
-        results.append(om.Result(
-            rule_id=f["rule"], rule_index=rule_ids.index(f["rule"]),
-            level=f["level"], message=om.Message(text=f["message"]),
-            locations=[location(f)], related_locations=related or None))
+            links.append("[%s](%d)" % (_note_label(n["message"]), loc["id"]))
+        message = f["message"]
+        if links:
+            message += " (see " + ", ".join(links) + ")"
+        base = (f["rule"], f["uri"], f["message"], " ".join(f["text"].split()))
+        occurrence = counts.get(base, 0)
+        counts[base] = occurrence + 1
+        r = {"ruleId": f["rule"], "ruleIndex": rule_ids.index(f["rule"]),
+             "level": f["level"], "message": {"text": message},
+             "locations": [location(f)],
+             "partialFingerprints": {
+                 "cudaAsyncReadBeforeSync/v1": _fingerprint(f, occurrence)}}
+        if related:
+            r["relatedLocations"] = related
+        results.append(r)
 
     rules = []
     for rid in rule_ids:
-        desc = ("Host code reads or writes the destination of an asynchronous "
-                "device-to-host CUDA copy before a synchronization that covers it."
-                if rid == CHECK else "clang-tidy check %s" % rid)
-        rules.append(om.ReportingDescriptor(
-            id=rid, name=rid, short_description=om.MultiformatMessageString(text=desc),
-            help_uri=INFO_URI + "/blob/main/docs/integration.md" if rid == CHECK else None))
-    driver = om.ToolComponent(
-        name="cuda-async-read-before-sync", version=version,
-        information_uri=INFO_URI, rules=rules,
-        properties=om.PropertyBag(tags=["clang-tidy-%d" % llvm_major]))
-    run = om.Run(
-        tool=om.Tool(driver=driver), results=results,
-        column_kind="unicodeCodePoints",
-        original_uri_base_ids={"%SRCROOT%": om.ArtifactLocation(
-            uri="file://" + root.rstrip("/") + "/")},
-        invocations=[om.Invocation(
-            execution_successful=not notifications,
-            tool_execution_notifications=notifications or None)])
-    log = om.SarifLog(
-        version="2.1.0", runs=[run],
-        schema_uri="https://json.schemastore.org/sarif-2.1.0.json")
-    return json.loads(to_json(log))
+        rule = {"id": rid, "name": rid,
+                "defaultConfiguration": {"level": "warning"}}
+        if rid == CHECK:
+            rule["shortDescription"] = {
+                "text": "Host access to the destination of an asynchronous "
+                        "device-to-host copy before it is known to be complete"}
+            rule["fullDescription"] = {"text": RULE_TEXT}
+            rule["help"] = {"text": RULE_HELP_TEXT, "markdown": RULE_HELP_MARKDOWN}
+            if help_uri:
+                rule["helpUri"] = help_uri
+        else:
+            rule["shortDescription"] = {"text": "clang-tidy check %s" % rid}
+        rules.append(rule)
+    driver = {"name": "cuda-async-read-before-sync", "version": version,
+              "rules": rules, "properties": {"tags": ["clang-tidy-%d" % llvm_major]}}
+    if help_uri:
+        driver["informationUri"] = help_uri
+    invocation = {"executionSuccessful": not notifications}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    run = {"tool": {"driver": driver}, "results": results,
+           "columnKind": "unicodeCodePoints",
+           "originalUriBaseIds": {"%SRCROOT%": {
+               "uri": "file://" + root.rstrip("/") + "/"}},
+           "invocations": [invocation]}
+    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0", "runs": [run]}
 
 
 def github_annotation(f):

@@ -1,0 +1,6 @@
+// One of three translation units including download.cuh.
+#include "download.cuh"
+
+float two(float *pinned, const float *d, cudaStream_t s) {
+  return downloadFirst(pinned, d, s);
+}
