@@ -28,6 +28,10 @@ import sys
 # The LLVM versions the plugin is built and tested against (README).
 SUPPORTED_LLVM_MAJORS = (22, 19)
 
+# The version of these commands; CMakeLists.txt's project() version must be
+# the same (test/integration/launcher.test checks), and the plugin's build
+# records its own in the toolchain file (plugin_toolchain: "version").
+VERSION = "0.1.0"
 CHECK = "cuda-async-read-before-sync"
 PLUGIN_NAME = "CudaAsyncReadBeforeSync.so"
 TOOLCHAIN_NAME = "CudaAsyncReadBeforeSync.toolchain.json"
@@ -67,10 +71,25 @@ def plugin_candidates():
     return [os.path.normpath(c) for c in cands]
 
 
+def _in_precommit_cache(path):
+    cache = os.environ.get("PRE_COMMIT_HOME") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+        "pre-commit")
+    return os.path.realpath(path).startswith(os.path.realpath(cache) + os.sep)
+
+
 def find_plugin():
     for c in plugin_candidates():
         if os.path.isfile(c):
             return c
+    if _in_precommit_cache(_here()):
+        # Run from pre-commit's clone of this repository: building there is
+        # no fix (pre-commit may replace it); the plugin is installed.
+        raise ToolError(
+            "cannot find %s: pre-commit runs this hook from its own clone, "
+            "which has no build; install the plugin (the .deb, or cmake "
+            "--install of a build of this repository at the hook's rev) or "
+            "set CARS_PLUGIN to it" % PLUGIN_NAME)
     raise ToolError(
         "cannot find %s (looked in: %s); build it (bash scripts/setup.sh), "
         "install the package, or set CARS_PLUGIN"

@@ -45,3 +45,25 @@ cp "$root/examples/seed_fixed_sync.cu" copy.cu && git add copy.cu
 git commit -m fixed 2>&1
 echo "commit status $?"
 git log --format='log: %s'
+
+# A clean source staged alone, including an unstaged header with a finding:
+# the hook lints what is staged, so the commit goes through.
+echo "== clean source, racy header not staged"
+cp "$root/test/integration/Inputs/header-finding/download.cuh" download.cuh
+printf '#include "download.cuh"\nint clean() { return 0; }\n' > uses.cu
+/usr/bin/python3 "$root/test/integration/Inputs/make_db.py" build $flags -- "$proj/copy.cu" "$proj/uses.cu"
+git add uses.cu
+git commit -m uses 2>&1
+echo "commit status $?"
+echo "== the racy header staged"
+git add download.cuh
+git commit -m header 2>&1
+echo "commit status $?"
+git reset -q HEAD download.cuh
+
+echo "== no compile database"
+mv build build.away
+touch other.cu && git add other.cu
+git commit -m other 2>&1
+echo "commit status $?"
+mv build.away build
