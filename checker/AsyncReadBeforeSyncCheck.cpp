@@ -22,7 +22,7 @@ AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
                                                    ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrictMode(Options.get("StrictMode", false)),
-      HelperDepth(Options.get("HelperDepth", 3U)),
+      HelperDepth(boundedHelperDepth(Name, Options.get<long long>("HelperDepth", 3))),
       AsyncCopyFunctions(Options.get("AsyncCopyFunctions", "")),
       StreamSyncFunctions(Options.get("StreamSyncFunctions", "")),
       DeviceSyncFunctions(Options.get("DeviceSyncFunctions", "")),
@@ -51,6 +51,21 @@ AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
   Parse("EventRecordFunctions", EventRecordFunctions, ApiRole::EventRecord);
   Parse("EventSyncFunctions", EventSyncFunctions, ApiRole::EventSync);
   Model = std::make_unique<ApiModel>(std::move(Rows));
+}
+
+/// HelperDepth is a count of levels, 0 to MaxHelperDepthOption: a value
+/// outside is reported (naming the option and the bounds) and clamped.
+unsigned AsyncReadBeforeSyncCheck::boundedHelperDepth(llvm::StringRef Name,
+                                                      long long Value) {
+  if (Value >= 0 && Value <= MaxHelperDepthOption)
+    return static_cast<unsigned>(Value);
+  long long Used = Value < 0 ? 0 : MaxHelperDepthOption;
+  configurationDiag("invalid configuration value '%0' for option "
+                    "'%1.HelperDepth': it counts levels of helpers, from 0 "
+                    "to %2; using %3")
+      << std::to_string(Value) << Name << MaxHelperDepthOption
+      << static_cast<int>(Used);
+  return static_cast<unsigned>(Used);
 }
 
 AsyncReadBeforeSyncCheck::~AsyncReadBeforeSyncCheck() = default;

@@ -41,6 +41,10 @@ private:
   /// memory are asynchronous, and cudaFree / cudaFreeHost are not syncs.
   const bool StrictMode;
   /// How deep same-TU helpers are looked through.
+  /// The largest HelperDepth accepted (each level multiplies the summaries
+  /// a call chain may need; deeper chains are rare and costly).
+  static constexpr int MaxHelperDepthOption = 8;
+  unsigned boundedHelperDepth(llvm::StringRef Name, long long Value);
   const unsigned HelperDepth;
   /// User-declared APIs (their wrappers), `;`-separated rows as documented
   /// in parseUserRow: AsyncCopyFunctions `name:DST[:STREAM]`,

@@ -7,7 +7,7 @@
 //
 // Every row follows the CUDA Runtime API reference (CUDA 13.0), sections
 // "API synchronization behavior" and "Stream synchronization behavior", and
-// what ../shared/semantics.md measured on an H200 where the manual is vague.
+// what docs/semantics.md measured on an H200 where the manual is vague.
 // The model also owns the rules that follow from those sections: which
 // stream a host sync covers (covers / missFor), the role predicates the
 // analysis asks, and the field names of the parameter structs.

@@ -222,9 +222,21 @@ def slug(gpu, driver):
     return "%s_driver-%s" % (s, re.sub(r"[^A-Za-z0-9.]+", "_", driver))
 
 
-def parallel(fn, items, jobs):
+def parallel(fn, items, jobs, label=None):
+    """fn over items on `jobs` threads, results in the items' order. With a
+    label, one progress line per finished item ("  nvcc 12/91 name"), so
+    that a long build or checker pass is not silent."""
+    items = list(items)
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        return list(ex.map(fn, items))
+        futures = {ex.submit(fn, item): k for k, item in enumerate(items)}
+        results = [None] * len(items)
+        for done, fut in enumerate(cf.as_completed(futures), 1):
+            k = futures[fut]
+            results[k] = fut.result()
+            if label:
+                name = getattr(items[k], "name", None) or getattr(items[k][0], "name", "")
+                print("  %s %d/%d %s" % (label, done, len(items), name), flush=True)
+        return results
 
 
 # ---------------------------------------------------------------------------
@@ -282,7 +294,7 @@ def build(cases, nvcc, build_dir, link, jobs, arch, torch=None, cxx="g++", cuda_
             cmd.insert(1, "-c")
         return case.name, compile_cached(case, cmd, out, harness["rt.h"])
 
-    return dict(parallel(one, cases, jobs))
+    return dict(parallel(one, cases, jobs, label="build"))
 
 
 def compile_cached(case, cmd, out, harness):
@@ -410,7 +422,7 @@ def run_checker(cases, clang_tidy, plugin, cuda_path, jobs, extra):
         ok = rc == 0 and not re.search(r"(^|: )error: ", out + err, re.M)
         return case.name, (ok, warned, "$ %s\n%s%s" % (" ".join(cmd), out, err))
 
-    return dict(parallel(one, cases, jobs))
+    return dict(parallel(one, cases, jobs, label="checker"))
 
 
 # ---------------------------------------------------------------------------

@@ -24,7 +24,7 @@
 
 namespace rt {
 
-// 4 MiB of float, as in ../shared/semantics.md.
+// 4 MiB of float, as in docs/semantics.md.
 constexpr std::size_t kElems = std::size_t(1) << 20;
 constexpr std::size_t kBytes = kElems * sizeof(float);
 // How long the delay kernel spins before it writes the fresh pattern.

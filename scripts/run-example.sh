@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, step 1: install what is missing, build the plugin, and run the
 # check on the bundled example (the seed's racy loop and its two fixes).
-# Prints the check's warnings; exits 0.
+# Prints the check's warnings and a one-line summary; exits 0.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$ROOT/scripts/setup.sh"
@@ -15,9 +15,15 @@ else
   CUDA_FLAGS=(-x cuda --cuda-host-only -nocudainc -nocudalib
               -isystem "$ROOT/test/Inputs")
 fi
+total=0 warned=() silent=()
 for f in seed_race.cu seed_fixed_sync.cu seed_fixed_event.cu; do
   echo "== examples/$f"
-  "$CLANG_TIDY" --quiet --load="$PLUGIN" \
+  out=$("$CLANG_TIDY" --quiet --load="$PLUGIN" \
     -checks='-*,cuda-async-read-before-sync' \
-    "$ROOT/examples/$f" -- "${CUDA_FLAGS[@]}" 2>/dev/null
+    "$ROOT/examples/$f" -- "${CUDA_FLAGS[@]}" 2>/dev/null || true)
+  [ -n "$out" ] && printf '%s\n' "$out"
+  n=$(printf '%s\n' "$out" | grep -c ': warning: ' || true)
+  total=$((total + n))
+  if [ "$n" -gt 0 ]; then warned+=("$f ($n)"); else silent+=("$f"); fi
 done
+echo "== summary: $total warning(s): ${warned[*]:-none}; silent: ${silent[*]:-none}"

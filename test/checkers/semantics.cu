@@ -1,4 +1,4 @@
-// Every row of ../shared/semantics.md (measured on an H200), in both
+// Every row of docs/semantics.md (measured on an H200), in both
 // directions: the check warns where the host saw stale data and is silent
 // where the pattern synchronized.
 //
