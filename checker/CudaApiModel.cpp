@@ -306,6 +306,8 @@ void appendTorch(std::vector<ApiEntry> &T) {
                              ApiRole::CurrentStream}));
   T.push_back(Torch(ApiEntry{"c10::cuda::getStreamFromPool",
                              ApiRole::PoolStream}));
+  T.push_back(Torch(ApiEntry{"c10::cuda::getDefaultCUDAStream",
+                             ApiRole::DefaultStream}));
   T.push_back(Torch(onStream("c10::cuda::setCurrentCUDAStream",
                              ApiRole::SetCurrentStream, 0)));
   // The guards of c10/cuda/CUDAGuard.h and c10/core/StreamGuard.h: each

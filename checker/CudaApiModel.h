@@ -58,6 +58,11 @@ enum class ApiRole {
   TorchBlockingRead,
   /// libtorch: returns the current CUDA stream (getCurrentCUDAStream).
   CurrentStream,
+  /// libtorch: returns the device's default stream (getDefaultCUDAStream):
+  /// the stream 0 of the device, the legacy default stream (PyTorch is
+  /// built without per-thread default streams; per-thread mode, where the
+  /// code under check opts in, makes it the per-thread stream as for 0).
+  DefaultStream,
   /// libtorch: returns a stream from the pool (getStreamFromPool), which
   /// PyTorch creates with cudaStreamNonBlocking.
   PoolStream,

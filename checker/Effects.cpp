@@ -26,63 +26,138 @@ bool fitsCall(const ApiEntry &E, const CallExpr *C) {
 }
 
 /// Does the body of Fn use its pointer parameter P only to read what it
-/// points to: every occurrence loaded and subscripted, dereferenced or
-/// followed to a member, and that element or member read (`p[i]`, `*p`,
-/// `p->x`, `p[i].x`, `*(p + i)` as values; converted to a pointer to const,
-/// tested, compared; chosen by `?:`; passed to a function with a visible
-/// body that only reads through that parameter, to a depth of 3)? Any other
-/// use -- a store, `&p[i]`, copying it or passing it on as a pointer to
-/// non-const otherwise -- may write. (A walk of its own: clang's
-/// ExprMutationAnalyzer follows pointees only from LLVM 20.)
+/// points to? Every occurrence must be loaded and subscripted, dereferenced
+/// or followed to a member, and that element or member read (`p[i]`, `*p`,
+/// `p->x`, `p[i].x`, `*(p + i)` as values; bound to a const reference;
+/// converted to a pointer to const, tested, compared; cast to another
+/// pointer type and read through; chosen by `?:`; passed to a function with
+/// a visible body that only reads through that parameter, to a depth of 3).
+/// Local pointers initialised or assigned from it (`float *row = p + off`,
+/// `auto q = p`, `for (float *it = p; ...)`) and local references bound to
+/// an element (`float &r = p[i]`) are followed the same way, and moving the
+/// pointer itself (`p += tid`, `++it`) writes nothing, and `&p[i]` is a
+/// pointer followed the same way. Any other use -- a store, passing it on
+/// as a pointer to non-const otherwise -- may write. (A walk of its own: clang's ExprMutationAnalyzer follows pointees
+/// only from LLVM 20.)
 bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P,
                       unsigned Depth = 0) {
   struct Uses : RecursiveASTVisitor<Uses> {
-    const ParmVarDecl *P;
-    std::vector<const DeclRefExpr *> Refs;
+    std::map<const VarDecl *, std::vector<const DeclRefExpr *>> Refs;
     bool VisitDeclRefExpr(DeclRefExpr *D) {
-      if (D->getDecl() == P)
-        Refs.push_back(D);
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        Refs[V].push_back(D);
       return true;
     }
   } U;
-  U.P = P;
   U.TraverseStmt(const_cast<Stmt *>(Fn->getBody()));
   ParentMap PM(const_cast<Stmt *>(Fn->getBody()));
+  // Pointer variables whose pointees must only be read, and reference
+  // variables bound to such a pointee; each checked once, a few at most.
+  std::vector<const VarDecl *> Pointers{P}, References;
+  std::set<const VarDecl *> Seen{P};
+  bool TooMany = false;
+  auto Follow = [&](const VarDecl *V, std::vector<const VarDecl *> &List) {
+    if (!V || !V->hasLocalStorage() || V->getDeclContext() != Fn)
+      return false;
+    if (Seen.insert(V).second) {
+      if (Seen.size() > 16)
+        TooMany = true;
+      List.push_back(V);
+    }
+    return true;
+  };
   auto IsLoad = [](const Stmt *S) {
     const auto *C = dyn_cast_or_null<ImplicitCastExpr>(S);
     return C && C->getCastKind() == CK_LValueToRValue;
   };
   auto Parent = [&](const Stmt *S) {
     const Stmt *Up = PM.getParent(S);
-    while (isa_and_nonnull<ParenExpr>(Up))
+    while (isa_and_nonnull<ParenExpr, ExprWithCleanups>(Up))
       Up = PM.getParent(Up);
     return Up;
   };
+  // The variable a declaration statement initialises with E, if any.
+  auto InitialisedBy = [&](const Expr *E) -> const VarDecl * {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(Parent(E));
+    if (!DS)
+      return nullptr;
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D);
+          V && V->getInit() && V->getInit()->IgnoreParenImpCasts() ==
+                                   E->IgnoreParenImpCasts())
+        return V;
+    return nullptr;
+  };
+  auto ConstPointee = [](QualType T) {
+    return T->isPointerType() && T->getPointeeType().isConstQualified();
+  };
+  std::function<bool(const Expr *)> ReadOnlyLValue, ReadOnlyPointer;
   // An lvalue reached through the pointer, used only as a value.
-  std::function<bool(const Expr *)> ReadOnlyLValue = [&](const Expr *L) {
+  ReadOnlyLValue = [&](const Expr *L) -> bool {
     const Stmt *Up = Parent(L);
     if (IsLoad(Up))
       return true;
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
+        C && C->getCastKind() == CK_NoOp)
+      return C->getType().isConstQualified() || ReadOnlyLValue(C);
+    // float4 v = p4[i]: a copy of a struct element.
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(Up);
+        C && C->getConstructor()->isCopyOrMoveConstructor() &&
+        C->getConstructor()->getParamDecl(0)->getType()
+            .getNonReferenceType().isConstQualified())
+      return true;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
+        U && U->getOpcode() == UO_AddrOf)
+      return ReadOnlyPointer(U); // *(float4 *)&p[4 * i]
     if (const auto *M = dyn_cast_or_null<MemberExpr>(Up); M && !M->isArrow())
       return ReadOnlyLValue(M); // p[i].x
+    if (const VarDecl *V = InitialisedBy(L); V && V->getType()->isReferenceType()) {
+      QualType T = V->getType().getNonReferenceType();
+      return T.isConstQualified() || Follow(V, References); // float &r = p[i]
+    }
+    // Bound to a const reference parameter: f(p[i]) of f(const T &).
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(Up))
+      if (const FunctionDecl *F = Call->getDirectCallee();
+          F && !isa<CXXOperatorCallExpr>(Call))
+        for (unsigned N = 0; N < Call->getNumArgs() && N < F->getNumParams(); ++N)
+          if (Call->getArg(N) == L) {
+            QualType T = F->getParamDecl(N)->getType();
+            return T->isReferenceType() &&
+                   T.getNonReferenceType().isConstQualified();
+          }
     return false;
   };
   // A pointer value derived from the parameter, used only to read.
-  std::function<bool(const Expr *)> ReadOnlyPointer = [&](const Expr *Ptr) {
+  ReadOnlyPointer = [&](const Expr *Ptr) -> bool {
     const Stmt *Up = Parent(Ptr);
     if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up)) {
       if (C->getCastKind() == CK_PointerToBoolean)
         return true; // if (p)
-      QualType T = C->getType();
-      return T->isPointerType() && T->getPointeeType().isConstQualified();
+      if (ConstPointee(C->getType()))
+        return true;
+      if (C->getType()->isPointerType() &&
+          (C->getCastKind() == CK_NoOp || C->getCastKind() == CK_BitCast))
+        return ReadOnlyPointer(C); // to void *, and on
+      return false;
     }
+    if (const auto *C = dyn_cast_or_null<ExplicitCastExpr>(Up);
+        C && C->getType()->isPointerType())
+      return ConstPointee(C->getType()) || ReadOnlyPointer(C); // (float4 *)p
     if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up)) {
       if (B->isComparisonOp())
         return true;
       if (B->isAdditiveOp() && B->getType()->isPointerType())
         return ReadOnlyPointer(B); // *(p + i)
+      if (B->getOpcode() == BO_Assign && B->getRHS()->IgnoreParenImpCasts() ==
+                                             Ptr->IgnoreParenImpCasts()) {
+        const auto *L = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
+        return L && Follow(dyn_cast<VarDecl>(L->getDecl()), Pointers); // q = p
+      }
       return false;
     }
+    if (const VarDecl *V = InitialisedBy(Ptr))
+      return V->getType()->isPointerType() &&
+             (ConstPointee(V->getType()) || Follow(V, Pointers)); // auto q = p
     if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(Up);
         A && A->getBase()->IgnoreParenImpCasts() == Ptr->IgnoreParenImpCasts())
       return ReadOnlyLValue(A);
@@ -107,18 +182,41 @@ bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P,
         return false;
     return llvm::is_contained(Call->arguments(), Ptr) && Call->getCallee() != Ptr;
   };
-  for (const DeclRefExpr *D : U.Refs) {
-    const Expr *X = D; // (f ? a : b): an lvalue choosing the parameter
-    while (const auto *C = dyn_cast_or_null<ConditionalOperator>(Parent(X)))
-      if (C->getCond() != X && C->isGLValue())
-        X = C;
-      else
-        break;
-    const Stmt *Load = Parent(X);
-    if (!IsLoad(Load) || !ReadOnlyPointer(cast<Expr>(Load)))
+  // The pointer variable itself moved: `p += tid`, `++it`, `p = p + 1`.
+  auto MovesThePointer = [&](const DeclRefExpr *D) {
+    const Stmt *Up = Parent(D);
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up))
+      return U->isIncrementDecrementOp();
+    if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Up))
+      return A->getLHS()->IgnoreParens() == D &&
+             (A->getOpcode() == BO_AddAssign || A->getOpcode() == BO_SubAssign);
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up))
+      return B->getOpcode() == BO_Assign && B->getLHS()->IgnoreParens() == D;
+    return false;
+  };
+  for (size_t K = 0; K < Pointers.size() || K < References.size(); ++K) {
+    if (TooMany)
       return false;
+    if (K < Pointers.size())
+      for (const DeclRefExpr *D : U.Refs[Pointers[K]]) {
+        const Expr *X = D; // (f ? a : b): an lvalue choosing the pointer
+        while (const auto *C = dyn_cast_or_null<ConditionalOperator>(Parent(X)))
+          if (C->getCond() != X && C->isGLValue())
+            X = C;
+          else
+            break;
+        const Stmt *Load = Parent(X);
+        if (X == D && MovesThePointer(D))
+          continue;
+        if (!IsLoad(Load) || !ReadOnlyPointer(cast<Expr>(Load)))
+          return false;
+      }
+    if (K < References.size())
+      for (const DeclRefExpr *D : U.Refs[References[K]])
+        if (!ReadOnlyLValue(D))
+          return false;
   }
-  return true;
+  return !TooMany;
 }
 
 /// libtorch in-place methods that change a tensor's view or flags, not
@@ -774,11 +872,21 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
     Ev.Entry = &E;
     Out.List.push_back(std::move(Ev));
   };
+  // A tensor the check does not know to be on the CPU: if it is on the GPU,
+  // reading it blocks on the current stream.
+  auto MayBeOnDevice = [&](const Expr *Root) {
+    if (!Root)
+      return true; // (b + 1).cpu(), zeros_like(b).item()
+    Provenance P = F.provenanceOf(Root);
+    return P != Provenance::Pageable && P != Provenance::Pinned;
+  };
   if (E.Role == ApiRole::TorchBlockingRead || (Name == "to" && !Async)) {
-    if (OnDevice(ObjRoot) && (E.Role == ApiRole::TorchBlockingRead ||
-                              targetsCpu(C))) {
+    bool Reads = E.Role == ApiRole::TorchBlockingRead || targetsCpu(C);
+    if (OnDevice(ObjRoot) && Reads) {
       addConsumer(C, ObjRoot, Current, /*Blocking=*/true);
       BlockingSync();
+    } else if (Reads && MayBeOnDevice(ObjRoot)) {
+      addBarrier(C); // may order: no claim across it
     }
     return;
   }
@@ -792,6 +900,9 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
         addConsumer(C, SrcRoot, Current, /*Blocking=*/true);
         BlockingSync();
         DeviceWrites.insert(C);
+      } else if (ObjRoot && !mayBeCudaTensor(ObjRoot) &&
+                 MayBeOnDevice(SrcRoot)) {
+        addBarrier(C); // hc.copy_(c): a blocking copy out of the GPU, maybe
       }
       return;
     }

@@ -53,9 +53,20 @@ public:
     // by the callee.
     if (const FunctionDecl *F = C->getDirectCallee();
         F && !isa<CXXOperatorCallExpr>(C))
-      for (unsigned N = 0; N < F->getNumParams() && N < C->getNumArgs(); ++N)
+      for (unsigned N = 0; N < F->getNumParams() && N < C->getNumArgs(); ++N) {
         escapeIfBound(F->getParamDecl(N)->getType(), C->getArg(N));
+        // std::swap(a, b), std::exchange(a, v), std::tie(a, b) = ...: the
+        // standard library's reference parameters are there to change the
+        // variable, here.
+        if (F->isInStdNamespace())
+          writeIfBound(F->getParamDecl(N)->getType(), C->getArg(N), C);
+      }
     return true;
+  }
+  void writeIfBound(QualType T, const Expr *E, const Stmt *At) {
+    if (T->isLValueReferenceType() &&
+        !T.getNonReferenceType().isConstQualified())
+      noteMutation(E, At);
   }
   void escapeIfBound(QualType T, const Expr *E) {
     if (!T->isLValueReferenceType() ||
@@ -72,7 +83,7 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
     // c10::cuda::CUDAStreamGuard g(s): s is current until the scope ends.
     const ApiEntry *E = I.Model.lookup(C->getConstructor());
-    if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
+    if (E && E->Role == ApiRole::SetCurrentStream) // OptionalCUDAStreamGuard og;
       I.StreamGuards.push_back(C);
     // std::thread t(f): starts running f at once.
     const CXXRecordDecl *R = C->getConstructor()->getParent();
@@ -110,9 +121,12 @@ public:
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-    // Class-type assignment, e.g. `p.dstPtr = make_cudaPitchedPtr(...)`.
-    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    // Class-type assignment, e.g. `p.dstPtr = make_cudaPitchedPtr(...)`;
+    // `b = c` of a tensor handle gives b a new value.
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
       noteParamsWrite(Op->getArg(0), Op->getArg(1));
+      noteMutation(Op->getArg(0), Op);
+    }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
@@ -244,6 +258,27 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
       C.Spelling = S.Spelling;
     return C;
   }
+  // g.current_stream() / g.original_stream() of a stream guard: the
+  // current stream here / where g was constructed.
+  if (const auto *M = dyn_cast_or_null<CXXMemberCallExpr>(strip(E));
+      M && M->getMethodDecl() && M->getMethodDecl()->getIdentifier() &&
+      M->getNumArgs() == 0)
+    if (const CXXConstructExpr *G = guardOf(M->getImplicitObjectArgument())) {
+      llvm::StringRef Name = M->getMethodDecl()->getName();
+      if (Name == "current_stream" || Name == "original_stream") {
+        StreamRef C = currentStreamAt(
+            Name == "current_stream" ? M->getBeginLoc() : G->getBeginLoc());
+        if (C.K != StreamRef::Named)
+          C.Spelling = S.Spelling;
+        return C;
+      }
+    }
+  // c10::cuda::getDefaultCUDAStream(), or a variable holding it.
+  if (const auto *C = dyn_cast_or_null<CallExpr>(streamSource(E)))
+    if (const ApiEntry *A = lookup(C); A && A->Role == ApiRole::DefaultStream) {
+      S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+      return S;
+    }
   if (auto V = evalInt(strip(E), Ctx)) {
     if (*V == 0)
       S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
@@ -704,8 +739,9 @@ std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
   return std::nullopt;
 }
 
-/// `getCurrentCUDAStream()`, or a variable initialised from it: the call.
-const Expr *FunctionFacts::currentStreamSource(const Expr *E) const {
+/// E, or the initialiser of the unchanged local variable E names (through
+/// a one-argument construction).
+const Expr *FunctionFacts::streamSource(const Expr *E) const {
   E = strip(E);
   if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
@@ -714,6 +750,12 @@ const Expr *FunctionFacts::currentStreamSource(const Expr *E) const {
   if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
       CE && CE->getNumArgs() == 1)
     E = strip(CE->getArg(0));
+  return E;
+}
+
+/// `getCurrentCUDAStream()`, or a variable initialised from it: the call.
+const Expr *FunctionFacts::currentStreamSource(const Expr *E) const {
+  E = streamSource(E);
   const auto *C = dyn_cast_or_null<CallExpr>(E);
   const ApiEntry *A = C ? lookup(C) : nullptr;
   return A && A->Role == ApiRole::CurrentStream ? C : nullptr;
@@ -730,6 +772,26 @@ StreamRef FunctionFacts::currentStreamAt(SourceLocation L) {
     Best = Set.Stream;
   }
   return Best;
+}
+
+/// Does Body call setCurrentCUDAStream (a SetCurrentStream call, not a
+/// guard)? Lambdas and local classes in it are not looked into.
+static bool setsCurrentStream(const Stmt *Body, const ApiModel &Model) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ApiModel &Model;
+    bool Found = false;
+    explicit Finder(const ApiModel &M) : Model(M) {}
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+    bool VisitCallExpr(CallExpr *C) {
+      const ApiEntry *E = Model.lookup(C->getDirectCallee());
+      if (E && E->Role == ApiRole::SetCurrentStream)
+        Found = true;
+      return !Found;
+    }
+  } F(Model);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
 }
 
 /// The stream a guard's argument makes current: a stream or a wrapper of
@@ -773,25 +835,79 @@ StreamRef FunctionFacts::guardStream(const Expr *Arg) {
   return Any;
 }
 
+/// The construction of the stream guard variable Object names, if it is one.
+const CXXConstructExpr *FunctionFacts::guardOf(const Expr *Object) const {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(Object));
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  for (const CXXConstructExpr *G : StreamGuards)
+    if (V && V->getInit() && strip(V->getInit()) == G)
+      return G;
+  return nullptr;
+}
+
 void FunctionFacts::collectStreamSetters() {
   auto Add = [&](const Expr *At, const Expr *StreamE, const Stmt *Scope) {
     Setters.push_back({At->getBeginLoc(), Scope, guardStream(StreamE)});
   };
   for (const CXXConstructExpr *G : StreamGuards) {
+    if (G->getNumArgs() == 0)
+      continue; // sets nothing until reset_stream
     const Stmt *Scope = G;
     while (Scope && !isa<CompoundStmt>(Scope))
       Scope = PM.getParent(Scope);
     Add(G, G->getArg(0), Scope);
   }
+  // The scope of a guard variable (its declaration's block).
+  auto ScopeOf = [&](const Expr *Object) -> const Stmt * {
+    const Stmt *Scope = guardOf(Object);
+    while (Scope && !isa<CompoundStmt>(Scope))
+      Scope = PM.getParent(Scope);
+    return Scope;
+  };
   for (const CallExpr *C : Calls) {
     const ApiEntry *E = lookup(C);
-    if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0)
+    if (E && E->Role == ApiRole::SetCurrentStream && C->getNumArgs() > 0) {
       Add(C, C->getArg(0), nullptr);
+      continue;
+    }
+    // g.reset_stream(s) of a guard: s is current for the rest of g's scope.
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C);
+        M && M->getMethodDecl() && M->getMethodDecl()->getIdentifier() &&
+        M->getMethodDecl()->getName() == "reset_stream" && M->getNumArgs() == 1)
+      if (const Stmt *Scope = ScopeOf(M->getImplicitObjectArgument())) {
+        Add(C, M->getArg(0), Scope);
+        continue;
+      }
+    // A helper that sets the current stream (setCurrentCUDAStream in its
+    // body) leaves it set: which stream, the check does not follow.
+    const FunctionDecl *Callee = C->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!E && Callee && Callee->hasBody(Def) && Def &&
+        !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) &&
+        setsCurrentStream(Def->getBody(), Model)) {
+      StreamRef Any;
+      Any.K = StreamRef::Named;
+      Any.Path = AccessPath::temporary(C);
+      Any.Spelling = spelling(C, Ctx);
+      Setters.push_back({C->getBeginLoc(), nullptr, Any});
+    }
   }
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::sort(Setters, [&](const StreamSetter &A, const StreamSetter &B) {
     return SM.isBeforeInTranslationUnit(A.Begin, B.Begin);
   });
+  // A guard's destructor restores the stream current at its construction:
+  // a setCurrentCUDAStream inside its scope ends with it.
+  for (StreamSetter &Set : Setters) {
+    if (Set.Scope)
+      continue;
+    for (const StreamSetter &G : Setters)
+      if (G.Scope && SM.isBeforeInTranslationUnit(G.Begin, Set.Begin) &&
+          SM.isBeforeInTranslationUnit(Set.Begin, G.Scope->getEndLoc()) &&
+          (!Set.Scope || SM.isBeforeInTranslationUnit(
+                             Set.Scope->getBeginLoc(), G.Scope->getBeginLoc())))
+        Set.Scope = G.Scope; // the innermost such guard
+  }
 }
 
 //===----------------------------------------------------------------------===//

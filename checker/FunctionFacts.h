@@ -244,8 +244,10 @@ private:
   void collectQueryVars();
   void collectStreamSetters();
   StreamRef guardStream(const Expr *Arg);
+  const CXXConstructExpr *guardOf(const Expr *Object) const;
   Provenance declProvenance(const Expr *Root);
   const Expr *currentStreamSource(const Expr *E) const;
+  const Expr *streamSource(const Expr *E) const;
 
   std::vector<ParamsWrite> ParamsWrites;
   std::vector<StreamSetter> Setters;

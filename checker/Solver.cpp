@@ -401,8 +401,9 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     // What a cudaSuccess result would prove complete: the copies on the
     // stream that are in flight now (not ones issued after the query).
     StreamRef S = F.streamOf(arg(C, E.StreamArg));
-    // A poll may have found the producer's stream idle: no claim after it.
-    completeProducersOn(St, S, /*OrWaited=*/false);
+    // A poll may have found the producer's stream, or a stream that waited
+    // for it, idle: no claim after it.
+    completeProducersOn(St, S, /*OrWaited=*/true);
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();
     for (auto &[Id, P] : St.Pending)
@@ -475,6 +476,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   case ApiRole::CurrentStream:
   case ApiRole::SetCurrentStream:
   case ApiRole::PoolStream:
+  case ApiRole::DefaultStream:
     return;
   }
 }

@@ -164,6 +164,7 @@ private:
     case ApiRole::StreamCreate:
     case ApiRole::CurrentStream:
     case ApiRole::PoolStream:
+    case ApiRole::DefaultStream:
     case ApiRole::CaptureBegin:
     case ApiRole::CaptureEnd:
       return;
@@ -184,10 +185,33 @@ private:
 
 } // namespace
 
+/// ATen operations that copy a result or a count to the host, and so wait
+/// for the current stream, whatever the tensor: a scalar out of a tensor,
+/// data-dependent output shapes, comparisons returning a bool, printing.
+static bool synchronizesCurrentStream(const CallExpr *C,
+                                      const FunctionDecl *Callee) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
+    return Op->getOperator() == OO_LessLess &&
+           llvm::any_of(Op->arguments(), [](const Expr *A) {
+             return isTensorType(A->getType());
+           }); // std::cout << t
+  llvm::StringRef NS = outermostNamespace(Callee);
+  if (!Callee->getIdentifier() ||
+      !(NS == "at" || NS == "c10" || NS == "torch"))
+    return false;
+  return llvm::is_contained(
+      {"item", "is_nonzero", "equal", "allclose", "nonzero", "nonzero_numpy",
+       "masked_select", "unique", "_unique", "_unique2", "unique_consecutive",
+       "unique_dim", "_local_scalar_dense", "tolist", "cpu", "argwhere"},
+      Callee->getName());
+}
+
 bool opaqueCallMayOrder(const CallExpr *C, const FunctionDecl *Callee,
                         const ASTContext &Ctx) {
   if (!Callee)
     return true; // a function pointer: anything
+  if (synchronizesCurrentStream(C, Callee))
+    return true;
   if (Callee->getBuiltinID())
     return false;
   if (isUnmodelledGpuApi(Callee))

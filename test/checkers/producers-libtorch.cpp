@@ -172,3 +172,107 @@ float guardOnAnotherStream() {
   // CHECK: :[[@LINE-5]]:9: note: asynchronous device-to-host copy into 't' on stream 'other' is issued here
   // CHECK: :[[@LINE-4]]:3: note: this synchronizes stream 'side', not stream 'other', the copy's stream
 }
+
+// The handle names another tensor by the copy: nothing wrote that one.
+float handleRebound() {
+  Tensor b = onGpu(), c = onGpu();
+  auto side = c10::cuda::getStreamFromPool();
+  torch::cuda::synchronize();
+  b.fill_(1.0);
+  b = c;
+  c10::cuda::CUDAStreamGuard g(side);
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  side.synchronize();
+  return t[0].item<float>();
+}
+
+// ATen calls that read a result back to the host wait for the current
+// stream, where the fill ran.
+float syncingCallsFirst() {
+  Tensor b = onGpu();
+  auto side = c10::cuda::getStreamFromPool();
+  b.fill_(1.0);
+  bool any = b.sum().is_nonzero();
+  c10::cuda::CUDAStreamGuard g(side);
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  side.synchronize();
+  return t[0].item<float>() + any;
+}
+float blockingReadOfADerivedTensor() {
+  Tensor b = onGpu();
+  auto side = c10::cuda::getStreamFromPool();
+  b.fill_(1.0);
+  Tensor host = (b + 1).cpu();
+  c10::cuda::CUDAStreamGuard g(side);
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  side.synchronize();
+  return t[0].item<float>() + host[0].item<float>();
+}
+
+// g.reset_stream(side): the fill runs on side, the copy's stream.
+float fillAfterResetStream() {
+  Tensor b = onGpu();
+  auto side = c10::cuda::getStreamFromPool();
+  auto other = c10::cuda::getStreamFromPool();
+  {
+    c10::cuda::CUDAStreamGuard g(other);
+    g.reset_stream(side);
+    b.fill_(1.0);
+  }
+  c10::cuda::CUDAStreamGuard g2(side);
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  side.synchronize();
+  return t[0].item<float>();
+}
+// A helper that sets the current stream: which one, no claim.
+static void useStream(c10::cuda::CUDAStream s) { c10::cuda::setCurrentCUDAStream(s); }
+float fillAfterAHelperSetsTheStream() {
+  Tensor b = onGpu();
+  auto side = c10::cuda::getStreamFromPool();
+  useStream(side);
+  b.fill_(1.0);
+  c10::cuda::CUDAStreamGuard g(side);
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  side.synchronize();
+  return t[0].item<float>();
+}
+// The guard's destructor restores the default stream that a
+// setCurrentCUDAStream inside its scope replaced: the copy runs on the
+// default stream, which the synchronization names.
+float setCurrentUndoneByTheGuard() {
+  Tensor b = onGpu();
+  auto side = c10::cuda::getStreamFromPool();
+  auto other = c10::cuda::getStreamFromPool();
+  {
+    c10::cuda::CUDAStreamGuard g(other);
+    c10::cuda::setCurrentCUDAStream(side);
+  }
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  c10::cuda::getDefaultCUDAStream().synchronize();
+  return t[0].item<float>();
+}
+// Synchronizing another stream than the default one, where the copy runs.
+float setCurrentUndoneWrongSync() {
+  Tensor b = onGpu();
+  auto side = c10::cuda::getStreamFromPool();
+  auto other = c10::cuda::getStreamFromPool();
+  {
+    c10::cuda::CUDAStreamGuard g(other);
+    c10::cuda::setCurrentCUDAStream(side);
+  }
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  side.synchronize();
+  return t[0].item<float>();
+  // CHECK: :[[@LINE-1]]:10: warning: 't' is read before the asynchronous device-to-host copy into it is known to be complete
+  // CHECK: :[[@LINE-4]]:12: note: asynchronous device-to-host copy into 't' on the legacy default stream is issued here
+  // CHECK: :[[@LINE-4]]:3: note: this synchronizes stream 'side', not the legacy default stream, the copy's stream
+}
+// A guard's current_stream() is the stream it set.
+float syncOfTheGuardsStream() {
+  Tensor b = onGpu();
+  b.fill_(1.0);
+  c10::cuda::CUDAStreamGuard g(c10::cuda::getDefaultCUDAStream());
+  auto t = b.to(torch::kCPU, /*non_blocking=*/true);
+  g.current_stream().synchronize();
+  return t[0].item<float>();
+}

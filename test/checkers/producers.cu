@@ -14,6 +14,7 @@
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <utility>
 #include <vector>
 
 __global__ void fill(float *d, int n) {
@@ -849,6 +850,103 @@ void hostFunctionSignalsTheHost(float *h, float *d) {
   fill<<<1, 64, 0, s1>>>(d, 1);
   cudaLaunchHostFunc(s1, setFlag, (void *)&done);
   while (!done) {
+  }
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// Kernels reading through local aliases, casts and references of their
+// pointer-to-non-const parameter: no write.
+struct alignas(16) Vec4 { float x, y, z, w; };
+__global__ void readsThroughAliases(float *in, float *out, int ld) {
+  float *row = in + blockIdx.x * ld;
+  auto q = in;
+  const float &c = in[1];
+  float &r = in[2];
+  Vec4 v = reinterpret_cast<Vec4 *>(in)[threadIdx.x];
+  Vec4 u = *reinterpret_cast<Vec4 *>(&in[4]);
+  float s = 0;
+  for (float *it = in; it != in + 4; ++it)
+    s += *it;
+  in += threadIdx.x;
+  out[0] = row[0] + q[1] + c + r + v.x + u.y + s + in[0];
+}
+void kernelReadsThroughAliases(float *h, float *d, float *o) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  readsThroughAliases<<<1, 1, 0, s1>>>(d, o, 4);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+// The same shapes writing: each is a producer.
+__global__ void writesThroughRow(float *in, int ld) {
+  float *row = in + blockIdx.x * ld;
+  row[0] = 0;
+}
+__global__ void writesThroughReference(float *in) {
+  float &r = in[2];
+  r = 1;
+}
+__global__ void writesThroughCast(float *in) {
+  reinterpret_cast<Vec4 *>(in)[0] = Vec4{};
+}
+__global__ void writesAfterMoving(float *in) {
+  in += threadIdx.x;
+  *in = 0;
+}
+void kernelWritesThroughAliases(float *h, float *d0, float *d1, float *d2,
+                                float *d3) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  writesThroughRow<<<1, 1, 0, s1>>>(d0, 4);
+  writesThroughReference<<<1, 1, 0, s1>>>(d1);
+  writesThroughCast<<<1, 1, 0, s1>>>(d2);
+  writesAfterMoving<<<1, 1, 0, s1>>>(d3);
+  cudaMemcpyAsync(h, d0, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd0' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-6]]:3: note: 'd0' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaMemcpyAsync(h, d1, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd1' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-9]]:3: note: 'd1' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaMemcpyAsync(h, d2, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd2' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-12]]:3: note: 'd2' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaMemcpyAsync(h, d3, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd3' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-15]]:3: note: 'd3' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
+// Swapped before the copy: 'a' names the buffer nobody wrote.
+void buffersSwapped(float *h, float *a, float *b) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(a, 1);
+  std::swap(a, b);
+  cudaMemcpyAsync(h, a, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// A poll of a stream that waited for the work: once it is idle, so is the
+// work's stream.
+void queryOfAStreamThatWaited(float *h, float *d) {
+  cudaStream_t s1, s2, s3;
+  cudaEvent_t e;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&s3, cudaStreamNonBlocking);
+  cudaEventCreate(&e);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaEventRecord(e, s1);
+  cudaStreamWaitEvent(s3, e, 0);
+  while (cudaStreamQuery(s3) != cudaSuccess) {
   }
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
   cudaStreamSynchronize(s2);
