@@ -1,6 +1,7 @@
 //===--- AsyncReadBeforeSyncCheck.cpp - cuda-async-read-before-sync -------===//
 
 #include "AsyncReadBeforeSyncCheck.h"
+#include "SyncFixIt.h"
 #include "AsyncCopyAnalysis.h"
 #include "CudaApiModel.h"
 #include "clang/AST/Attr.h"
@@ -8,6 +9,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include <algorithm>
+#include <set>
 
 using namespace clang::ast_matchers;
 
@@ -223,6 +225,7 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
         Result.Context, AsyncCopyAnalysis(*Result.Context, *Model, Opts)});
   }
 
+  std::set<unsigned> FixedAt;
   for (const Finding &F : Analysis->A.analyze(FD)) {
     if (F.Producer) {
       reportProducer(F, SM);
@@ -292,6 +295,13 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
       else
         D << "the call";
     }
+    // One synchronization per statement: the first access in it gets the
+    // fix, which covers the others.
+    if (std::optional<SyncFix> Fix = syncFixFor(F, *FD, *Model, *Result.Context);
+        Fix && FixedAt.insert(Fix->At.getRawEncoding()).second)
+      diag(Fix->At, "insert '%0' before the access to wait for the copy",
+           DiagnosticIDs::Note)
+          << Fix->Call << Fix->Hint;
     if (F.CalleeAccess) {
       bool ByLambda = F.Kind == AccessKind::CapturedByArgument ||
                       (F.Kind == AccessKind::UsedByLambda && !F.Callee);

@@ -586,6 +586,8 @@ def _note_label(message):
     m = message.lower()
     if m.startswith("nothing makes"):
         return "missing order"
+    if m.startswith("insert "):
+        return "fix"
     if m.startswith("this call leaves"):
         return "copy"
     if m.startswith("this ") or m.startswith("the call"):

@@ -1,0 +1,205 @@
+//===--- SyncFixIt.cpp - The fix-it of an unsynchronized access ---------===//
+
+#include "SyncFixIt.h"
+#include "ExprUtils.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::cuda {
+namespace {
+
+/// The uses of one variable in a body, the declaration statement that
+/// declares it, and whether a lambda captures it by reference.
+struct VarUses : RecursiveASTVisitor<VarUses> {
+  const VarDecl *V;
+  std::vector<const DeclRefExpr *> Refs;
+  const DeclStmt *Decl = nullptr;
+  bool CapturedByRef = false;
+  explicit VarUses(const VarDecl *V) : V(V) {}
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (D->getDecl() == V)
+      Refs.push_back(D);
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *S) {
+    if (llvm::is_contained(S->decls(), V))
+      Decl = S;
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable() && C.getCapturedVar() == V &&
+          C.getCaptureKind() == LCK_ByRef)
+        CapturedByRef = true;
+    return true;
+  }
+};
+
+/// A use that only reads the handle: a load, a copy, a const member call.
+bool onlyReads(const DeclRefExpr *D, const ParentMap &PM) {
+  const Stmt *Up = PM.getParentIgnoreParens(D);
+  if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up))
+    return C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp;
+  if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(Up))
+    return C->getConstructor()->isCopyConstructor();
+  if (const auto *M = dyn_cast_or_null<MemberExpr>(Up))
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(M->getMemberDecl()))
+      return Method->isConst();
+  return false;
+}
+
+/// Does variable V still hold, at At, the value it had at the copy (Copy),
+/// and is it in scope there?
+bool unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
+                         SourceLocation At, const FunctionDecl &FD,
+                         const ParentMap &PM, const SourceManager &SM) {
+  if (!V || V->getType()->isReferenceType() || !V->hasLocalStorage())
+    return false;
+  VarUses U(V);
+  U.TraverseStmt(FD.getBody());
+  if (U.CapturedByRef)
+    return false;
+  for (const DeclRefExpr *D : U.Refs) {
+    SourceLocation L = SM.getFileLoc(D->getBeginLoc());
+    if (SM.isBeforeInTranslationUnit(Copy, L) &&
+        SM.isBeforeInTranslationUnit(L, At) && !onlyReads(D, PM))
+      return false;
+  }
+  if (isa<ParmVarDecl>(V))
+    return V->getDeclContext() == &FD;
+  if (!U.Decl)
+    return false;
+  const Stmt *Scope = PM.getParent(U.Decl);
+  return Scope && SM.isBeforeInTranslationUnit(U.Decl->getEndLoc(), At) &&
+         SM.isBeforeInTranslationUnit(At, Scope->getEndLoc());
+}
+
+/// The text of E as written in the file (a macro argument's tokens
+/// included), or empty.
+std::string textOf(const Expr *E, const SourceManager &SM,
+                   const LangOptions &LO) {
+  if (SM.isMacroBodyExpansion(E->getBeginLoc()) ||
+      SM.isMacroBodyExpansion(E->getEndLoc()))
+    return "";
+  CharSourceRange R = CharSourceRange::getTokenRange(
+      SM.getFileLoc(E->getBeginLoc()), SM.getFileLoc(E->getEndLoc()));
+  return Lexer::getSourceText(R, SM, LO).str();
+}
+
+/// NAME when the copy call is the whole argument of a function-like macro
+/// `NAME(call)` (an error-checking macro), else empty.
+std::string wrappingMacro(const CallExpr *Call, const SourceManager &SM,
+                          const LangOptions &LO) {
+  SourceLocation B = Call->getBeginLoc();
+  if (!SM.isMacroArgExpansion(B))
+    return "";
+  llvm::StringRef Name = Lexer::getImmediateMacroName(B, SM, LO);
+  std::string Inner = textOf(Call, SM, LO);
+  CharSourceRange Whole = SM.getExpansionRange(B);
+  std::string Text = Lexer::getSourceText(Whole, SM, LO).str();
+  auto Squash = [](std::string S) {
+    llvm::erase_if(S, [](char C) { return std::isspace(static_cast<unsigned char>(C)); });
+    return S;
+  };
+  if (Name.empty() || Inner.empty() ||
+      Squash(Text) != Squash(Name.str() + "(" + Inner + ")"))
+    return "";
+  return Name.str();
+}
+
+/// torch::cuda::synchronize, if the translation unit declares it.
+bool torchSynchronizeDeclared(ASTContext &Ctx) {
+  const DeclContext *DC = Ctx.getTranslationUnitDecl();
+  for (const char *Name : {"torch", "cuda"}) {
+    const NamespaceDecl *NS = nullptr;
+    for (const NamedDecl *D : DC->lookup(&Ctx.Idents.get(Name)))
+      if ((NS = dyn_cast<NamespaceDecl>(D)))
+        break;
+    if (!NS)
+      return false;
+    DC = NS;
+  }
+  return !DC->lookup(&Ctx.Idents.get("synchronize")).empty();
+}
+
+} // namespace
+
+std::optional<SyncFix> syncFixFor(const Finding &F, const FunctionDecl &FD,
+                                  const ApiModel &Model, ASTContext &Ctx) {
+  const CopySite *C = F.Copy;
+  if (!C || C->InnerCopy || C->Seed || F.LaterIteration || F.Producer ||
+      !F.Access || !FD.getBody())
+    return std::nullopt;
+  const auto *Call = dyn_cast<CallExpr>(C->Call);
+  const ApiEntry *E = Call ? Model.lookup(Call->getDirectCallee()) : nullptr;
+  if (!E)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  ParentMap PM(FD.getBody());
+  // The statement of the access, in a block.
+  const Stmt *S = F.Access;
+  const Stmt *Up = PM.getParent(S);
+  while (Up && !isa<CompoundStmt>(Up)) {
+    S = Up;
+    Up = PM.getParent(S);
+  }
+  SourceLocation At = S->getBeginLoc();
+  if (!Up || isa<SwitchCase, LabelStmt>(S) || At.isInvalid() || At.isMacroID())
+    return std::nullopt;
+  SourceLocation CopyLoc = SM.getFileLoc(Call->getBeginLoc());
+  SourceLocation CopyEnd = SM.getFileLoc(Call->getEndLoc());
+  if (!SM.isBeforeInTranslationUnit(CopyEnd, At) ||
+      SM.getFileID(CopyLoc) != SM.getFileID(At))
+    return std::nullopt; // the copy is in the statement, or elsewhere
+  if (SM.isMacroBodyExpansion(Call->getBeginLoc()))
+    return std::nullopt; // the copy is built by a macro
+
+  std::string Sync;
+  if (E->Family == ApiFamily::Torch) {
+    const auto *V = dyn_cast_or_null<VarDecl>(C->Stream.Path.rootDecl());
+    if (C->Stream.K == StreamRef::Named && V && C->Stream.Path.steps().empty() &&
+        unchangedAndInScope(V, CopyLoc, At, FD, PM, SM))
+      Sync = V->getName().str() + ".synchronize()";
+    else if (torchSynchronizeDeclared(Ctx))
+      Sync = "torch::cuda::synchronize()";
+    else
+      return std::nullopt;
+  } else {
+    const char *Fn = E->Family == ApiFamily::CudaRuntime ? "cudaStreamSynchronize"
+                     : E->Family == ApiFamily::CudaDriver ? "cuStreamSynchronize"
+                     : E->Family == ApiFamily::Hip        ? "hipStreamSynchronize"
+                                                          : nullptr;
+    if (!Fn || E->StreamArg == NoArg)
+      return std::nullopt;
+    const Expr *SE = arg(Call, E->StreamArg);
+    std::string Stream;
+    if (!SE) {
+      Stream = "0"; // omitted: the default stream
+    } else if (evalInt(strip(SE), Ctx)) {
+      Stream = textOf(SE, SM, LO); // 0, cudaStreamPerThread, ...
+    } else if (const auto *D = dyn_cast<DeclRefExpr>(strip(SE))) {
+      if (unchangedAndInScope(dyn_cast<VarDecl>(D->getDecl()), CopyLoc, At,
+                              FD, PM, SM))
+        Stream = textOf(SE, SM, LO);
+    }
+    if (Stream.empty())
+      return std::nullopt;
+    Sync = std::string(Fn) + "(" + Stream + ")";
+    if (std::string Macro = wrappingMacro(Call, SM, LO); !Macro.empty())
+      Sync = Macro + "(" + Sync + ")";
+  }
+  // Before the statement, on a line of its own with its indentation.
+  std::pair<FileID, unsigned> Pos = SM.getDecomposedLoc(At);
+  llvm::StringRef Buffer = SM.getBufferData(Pos.first);
+  size_t LineStart = Buffer.rfind('\n', Pos.second == 0 ? 0 : Pos.second - 1);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  llvm::StringRef Indent = Buffer.slice(LineStart, Pos.second);
+  bool OwnLine = llvm::all_of(Indent, [](char Ch) { return Ch == ' ' || Ch == '\t'; });
+  std::string Text = Sync + ";" + (OwnLine ? "\n" + Indent.str() : " ");
+  return SyncFix{FixItHint::CreateInsertion(At, Text), At, Sync + ";"};
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,48 @@
+//===--- SyncFixIt.h - The fix-it of an unsynchronized access ---*- C++ -*-===//
+//
+// One concern: where a finding of the access-side diagnostic can be fixed
+// unambiguously, the synchronization to insert right before the statement
+// of the first unsynchronized access -- in the copy's own API family and
+// spelling (cudaStreamSynchronize(s); cuStreamSynchronize(s);
+// hipStreamSynchronize(s); wrapped in the error-checking macro the copy is
+// wrapped in; for libtorch, `stream.synchronize();` of the guard's stream
+// variable, else torch::cuda::synchronize();) -- and only where the stream
+// expression still names the copy's stream there: a constant, or a
+// variable in scope that nothing changes between the copy and the access.
+// Anything else (a member, a call, a copy issued in a helper, an access in
+// a macro or in a later iteration of a loop) gets no fix-it.
+//
+// May call: CudaApiModel (the copy's entry), ExprUtils, clang's AST, Lexer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_SYNCFIXIT_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_SYNCFIXIT_H
+
+#include "AsyncCopyAnalysis.h"
+#include "CudaApiModel.h"
+#include "clang/Basic/Diagnostic.h"
+#include <optional>
+#include <string>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+namespace tidy::cuda {
+
+/// The synchronization to insert for finding F of function FD: the
+/// insertion (at the start of the access's statement, followed by a line
+/// break and the statement's indentation) and the inserted call as text
+/// (for the note). nullopt where no fix is unambiguous.
+struct SyncFix {
+  FixItHint Hint;
+  SourceLocation At;
+  std::string Call;
+};
+std::optional<SyncFix> syncFixFor(const Finding &F, const FunctionDecl &FD,
+                                  const ApiModel &Model, ASTContext &Ctx);
+
+} // namespace tidy::cuda
+} // namespace clang
+
+#endif
