@@ -226,6 +226,7 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   std::set<unsigned> FixedAt;
+  SyncFixer Fixer(*FD, *Model, *Result.Context);
   for (const Finding &F : Analysis->A.analyze(FD)) {
     if (F.Producer) {
       reportProducer(F, SM);
@@ -297,7 +298,7 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
     }
     // One synchronization per statement: the first access in it gets the
     // fix, which covers the others.
-    if (std::optional<SyncFix> Fix = syncFixFor(F, *FD, *Model, *Result.Context);
+    if (std::optional<SyncFix> Fix = Fixer.fixFor(F);
         Fix && FixedAt.insert(Fix->At.getRawEncoding()).second)
       diag(Fix->At, "insert '%0' before the access to wait for the copy",
            DiagnosticIDs::Note)

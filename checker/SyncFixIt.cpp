@@ -6,36 +6,10 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include <algorithm>
 
 namespace clang::tidy::cuda {
 namespace {
-
-/// The uses of one variable in a body, the declaration statement that
-/// declares it, and whether a lambda captures it by reference.
-struct VarUses : RecursiveASTVisitor<VarUses> {
-  const VarDecl *V;
-  std::vector<const DeclRefExpr *> Refs;
-  const DeclStmt *Decl = nullptr;
-  bool CapturedByRef = false;
-  explicit VarUses(const VarDecl *V) : V(V) {}
-  bool VisitDeclRefExpr(DeclRefExpr *D) {
-    if (D->getDecl() == V)
-      Refs.push_back(D);
-    return true;
-  }
-  bool VisitDeclStmt(DeclStmt *S) {
-    if (llvm::is_contained(S->decls(), V))
-      Decl = S;
-    return true;
-  }
-  bool VisitLambdaExpr(LambdaExpr *L) {
-    for (const LambdaCapture &C : L->captures())
-      if (C.capturesVariable() && C.getCapturedVar() == V &&
-          C.getCaptureKind() == LCK_ByRef)
-        CapturedByRef = true;
-    return true;
-  }
-};
 
 /// A use that only reads the handle: a load, a copy, a const member call.
 bool onlyReads(const DeclRefExpr *D, const ParentMap &PM) {
@@ -48,32 +22,6 @@ bool onlyReads(const DeclRefExpr *D, const ParentMap &PM) {
     if (const auto *Method = dyn_cast<CXXMethodDecl>(M->getMemberDecl()))
       return Method->isConst();
   return false;
-}
-
-/// Does variable V still hold, at At, the value it had at the copy (Copy),
-/// and is it in scope there?
-bool unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
-                         SourceLocation At, const FunctionDecl &FD,
-                         const ParentMap &PM, const SourceManager &SM) {
-  if (!V || V->getType()->isReferenceType() || !V->hasLocalStorage())
-    return false;
-  VarUses U(V);
-  U.TraverseStmt(FD.getBody());
-  if (U.CapturedByRef)
-    return false;
-  for (const DeclRefExpr *D : U.Refs) {
-    SourceLocation L = SM.getFileLoc(D->getBeginLoc());
-    if (SM.isBeforeInTranslationUnit(Copy, L) &&
-        SM.isBeforeInTranslationUnit(L, At) && !onlyReads(D, PM))
-      return false;
-  }
-  if (isa<ParmVarDecl>(V))
-    return V->getDeclContext() == &FD;
-  if (!U.Decl)
-    return false;
-  const Stmt *Scope = PM.getParent(U.Decl);
-  return Scope && SM.isBeforeInTranslationUnit(U.Decl->getEndLoc(), At) &&
-         SM.isBeforeInTranslationUnit(At, Scope->getEndLoc());
 }
 
 /// The text of E as written in the file (a macro argument's tokens
@@ -126,8 +74,75 @@ bool torchSynchronizeDeclared(ASTContext &Ctx) {
 
 } // namespace
 
-std::optional<SyncFix> syncFixFor(const Finding &F, const FunctionDecl &FD,
-                                  const ApiModel &Model, ASTContext &Ctx) {
+/// The uses of one variable in a body, the declaration statement that
+/// declares it, and whether a lambda captures it by reference.
+struct SyncFixer::VarUses : RecursiveASTVisitor<VarUses> {
+  const VarDecl *V;
+  std::vector<const DeclRefExpr *> Refs;
+  /// Where a use may change it (not a load, copy or const call), in order.
+  std::vector<SourceLocation> Changes;
+  const DeclStmt *Decl = nullptr;
+  bool CapturedByRef = false;
+  explicit VarUses(const VarDecl *V) : V(V) {}
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (D->getDecl() == V)
+      Refs.push_back(D);
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *S) {
+    if (llvm::is_contained(S->decls(), V))
+      Decl = S;
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable() && C.getCapturedVar() == V &&
+          C.getCaptureKind() == LCK_ByRef)
+        CapturedByRef = true;
+    return true;
+  }
+};
+
+SyncFixer::SyncFixer(const FunctionDecl &FD, const ApiModel &Model,
+                     ASTContext &Ctx)
+    : FD(FD), Model(Model), Ctx(Ctx) {}
+SyncFixer::~SyncFixer() = default;
+
+/// Does variable V still hold, at At, the value it had at the copy (Copy),
+/// and is it in scope there?
+bool SyncFixer::unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
+                                    SourceLocation At) {
+  if (!V || V->getType()->isReferenceType() || !V->hasLocalStorage())
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(A, B);
+  };
+  std::unique_ptr<VarUses> &U = Uses[V];
+  if (!U) {
+    U = std::make_unique<VarUses>(V);
+    U->TraverseStmt(FD.getBody());
+    for (const DeclRefExpr *D : U->Refs)
+      if (!onlyReads(D, *PM))
+        U->Changes.push_back(SM.getFileLoc(D->getBeginLoc()));
+    llvm::sort(U->Changes, Before);
+  }
+  if (U->CapturedByRef)
+    return false;
+  // The first change after the copy must not come before the access.
+  auto Next = std::upper_bound(U->Changes.begin(), U->Changes.end(), Copy, Before);
+  if (Next != U->Changes.end() && Before(*Next, At))
+    return false;
+  if (isa<ParmVarDecl>(V))
+    return V->getDeclContext() == &FD;
+  if (!U->Decl)
+    return false;
+  const Stmt *Scope = PM->getParent(U->Decl);
+  return Scope && SM.isBeforeInTranslationUnit(U->Decl->getEndLoc(), At) &&
+         SM.isBeforeInTranslationUnit(At, Scope->getEndLoc());
+}
+
+std::optional<SyncFix> SyncFixer::fixFor(const Finding &F) {
   const CopySite *C = F.Copy;
   if (!C || C->InnerCopy || C->Seed || F.LaterIteration || F.Producer ||
       !F.Access || !FD.getBody())
@@ -138,13 +153,14 @@ std::optional<SyncFix> syncFixFor(const Finding &F, const FunctionDecl &FD,
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
-  ParentMap PM(FD.getBody());
+  if (!PM)
+    PM = std::make_unique<ParentMap>(FD.getBody());
   // The statement of the access, in a block.
   const Stmt *S = F.Access;
-  const Stmt *Up = PM.getParent(S);
+  const Stmt *Up = PM->getParent(S);
   while (Up && !isa<CompoundStmt>(Up)) {
     S = Up;
-    Up = PM.getParent(S);
+    Up = PM->getParent(S);
   }
   SourceLocation At = S->getBeginLoc();
   if (!Up || isa<SwitchCase, LabelStmt>(S) || At.isInvalid() || At.isMacroID())
@@ -161,7 +177,7 @@ std::optional<SyncFix> syncFixFor(const Finding &F, const FunctionDecl &FD,
   if (E->Family == ApiFamily::Torch) {
     const auto *V = dyn_cast_or_null<VarDecl>(C->Stream.Path.rootDecl());
     if (C->Stream.K == StreamRef::Named && V && C->Stream.Path.steps().empty() &&
-        unchangedAndInScope(V, CopyLoc, At, FD, PM, SM))
+        unchangedAndInScope(V, CopyLoc, At))
       Sync = V->getName().str() + ".synchronize()";
     else if (torchSynchronizeDeclared(Ctx))
       Sync = "torch::cuda::synchronize()";
@@ -181,8 +197,7 @@ std::optional<SyncFix> syncFixFor(const Finding &F, const FunctionDecl &FD,
     } else if (evalInt(strip(SE), Ctx)) {
       Stream = textOf(SE, SM, LO); // 0, cudaStreamPerThread, ...
     } else if (const auto *D = dyn_cast<DeclRefExpr>(strip(SE))) {
-      if (unchangedAndInScope(dyn_cast<VarDecl>(D->getDecl()), CopyLoc, At,
-                              FD, PM, SM))
+      if (unchangedAndInScope(dyn_cast<VarDecl>(D->getDecl()), CopyLoc, At))
         Stream = textOf(SE, SM, LO);
     }
     if (Stream.empty())

@@ -22,12 +22,16 @@
 #include "AsyncCopyAnalysis.h"
 #include "CudaApiModel.h"
 #include "clang/Basic/Diagnostic.h"
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace clang {
 class ASTContext;
 class FunctionDecl;
+class ParentMap;
+class VarDecl;
 namespace tidy::cuda {
 
 /// The synchronization to insert for finding F of function FD: the
@@ -39,8 +43,27 @@ struct SyncFix {
   SourceLocation At;
   std::string Call;
 };
-std::optional<SyncFix> syncFixFor(const Finding &F, const FunctionDecl &FD,
-                                  const ApiModel &Model, ASTContext &Ctx);
+
+/// Fixes for the findings of one function: the function's parent map and
+/// each stream variable's uses are computed once, at the first finding that
+/// needs them, so that many findings cost one walk.
+class SyncFixer {
+public:
+  SyncFixer(const FunctionDecl &FD, const ApiModel &Model, ASTContext &Ctx);
+  ~SyncFixer();
+  std::optional<SyncFix> fixFor(const Finding &F);
+
+  struct VarUses;
+
+private:
+  bool unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
+                           SourceLocation At);
+  const FunctionDecl &FD;
+  const ApiModel &Model;
+  ASTContext &Ctx;
+  std::unique_ptr<ParentMap> PM;
+  std::map<const VarDecl *, std::unique_ptr<VarUses>> Uses;
+};
 
 } // namespace tidy::cuda
 } // namespace clang
