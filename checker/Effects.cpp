@@ -37,8 +37,8 @@ bool fitsCall(const ApiEntry &E, const CallExpr *C) {
 /// an element (`float &r = p[i]`) are followed the same way, and moving the
 /// pointer itself (`p += tid`, `++it`) writes nothing, and `&p[i]` is a
 /// pointer followed the same way. Any other use -- a store, passing it on
-/// as a pointer to non-const otherwise -- may write. (A walk of its own: clang's ExprMutationAnalyzer follows pointees
-/// only from LLVM 20.)
+/// as a pointer to non-const otherwise -- may write. (A walk of its own:
+/// clang's ExprMutationAnalyzer follows pointees only from LLVM 20.)
 bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P,
                       unsigned Depth = 0) {
   struct Uses : RecursiveASTVisitor<Uses> {

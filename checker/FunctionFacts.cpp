@@ -828,10 +828,16 @@ StreamRef FunctionFacts::guardStream(const Expr *Arg) {
     }
     E = strip(Inner);
   }
+  return anyStream(Arg);
+}
+
+/// A stream the check cannot name, spelled as E: Named, with a path that
+/// relates to every other as MayAlias.
+StreamRef FunctionFacts::anyStream(const Expr *E) const {
   StreamRef Any;
   Any.K = StreamRef::Named;
-  Any.Path = AccessPath::temporary(Arg);
-  Any.Spelling = spelling(Arg, Ctx);
+  Any.Path = AccessPath::temporary(E);
+  Any.Spelling = spelling(E, Ctx);
   return Any;
 }
 
@@ -885,11 +891,7 @@ void FunctionFacts::collectStreamSetters() {
     if (!E && Callee && Callee->hasBody(Def) && Def &&
         !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) &&
         setsCurrentStream(Def->getBody(), Model)) {
-      StreamRef Any;
-      Any.K = StreamRef::Named;
-      Any.Path = AccessPath::temporary(C);
-      Any.Spelling = spelling(C, Ctx);
-      Setters.push_back({C->getBeginLoc(), nullptr, Any});
+      Setters.push_back({C->getBeginLoc(), nullptr, anyStream(C)});
     }
   }
   const SourceManager &SM = Ctx.getSourceManager();

@@ -244,6 +244,7 @@ private:
   void collectQueryVars();
   void collectStreamSetters();
   StreamRef guardStream(const Expr *Arg);
+  StreamRef anyStream(const Expr *E) const;
   const CXXConstructExpr *guardOf(const Expr *Object) const;
   Provenance declProvenance(const Expr *Root);
   const Expr *currentStreamSource(const Expr *E) const;

@@ -407,6 +407,15 @@ def translate_entry(entry):
     return new, True
 
 
+def default_database():
+    """The -p value used when none is given: ./compile_commands.json, then
+    ./build/compile_commands.json, else None."""
+    for cand in ("compile_commands.json", os.path.join("build", "compile_commands.json")):
+        if os.path.isfile(cand):
+            return cand
+    return None
+
+
 def database_path(p):
     """compile_commands.json named by a -p value (a build dir or the file)."""
     if os.path.isdir(p):
