@@ -108,8 +108,23 @@ SyncFixer::SyncFixer(const FunctionDecl &FD, const ApiModel &Model,
     : FD(FD), Model(Model), Ctx(Ctx) {}
 SyncFixer::~SyncFixer() = default;
 
+/// Is D the stream argument of a call that destroys the stream
+/// (cudaStreamDestroy, cuStreamDestroy, hipStreamDestroy)? The handle's
+/// value is unchanged, but synchronizing it afterwards is undefined
+/// (runtime/cases/stream_destroy.cu's fixed copy crashed on the H200 when
+/// the fix-it synchronized it there).
+bool SyncFixer::destroysStream(const DeclRefExpr *D) const {
+  const Stmt *Up = PM->getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(D));
+  const auto *Call = dyn_cast_or_null<CallExpr>(Up);
+  const ApiEntry *E = Call ? Model.lookup(Call->getDirectCallee()) : nullptr;
+  if (!E || E->Miss != MissReason::StreamDestroy || E->StreamArg == NoArg)
+    return false;
+  const Expr *A = arg(Call, E->StreamArg);
+  return A && strip(A) == D;
+}
+
 /// Does variable V still hold, at At, the value it had at the copy (Copy),
-/// and is it in scope there?
+/// and is it in scope there (and the stream it names not destroyed)?
 bool SyncFixer::unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
                                     SourceLocation At) {
   if (!V || V->getType()->isReferenceType() || !V->hasLocalStorage())
@@ -123,7 +138,7 @@ bool SyncFixer::unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
     U = std::make_unique<VarUses>(V);
     U->TraverseStmt(FD.getBody());
     for (const DeclRefExpr *D : U->Refs)
-      if (!onlyReads(D, *PM))
+      if (!onlyReads(D, *PM) || destroysStream(D))
         U->Changes.push_back(SM.getFileLoc(D->getBeginLoc()));
     llvm::sort(U->Changes, Before);
   }

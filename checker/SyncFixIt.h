@@ -8,7 +8,8 @@
 // wrapped in; for libtorch, `stream.synchronize();` of the guard's stream
 // variable, else torch::cuda::synchronize();) -- and only where the stream
 // expression still names the copy's stream there: a constant, or a
-// variable in scope that nothing changes between the copy and the access.
+// variable in scope that nothing changes (or destroys, for a stream handle)
+// between the copy and the access.
 // Anything else (a member, a call, a copy issued in a helper, an access in
 // a macro or in a later iteration of a loop) gets no fix-it.
 //
@@ -31,6 +32,7 @@ namespace clang {
 class ASTContext;
 class FunctionDecl;
 class ParentMap;
+class DeclRefExpr;
 class VarDecl;
 namespace tidy::cuda {
 
@@ -58,6 +60,7 @@ public:
 private:
   bool unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
                            SourceLocation At);
+  bool destroysStream(const DeclRefExpr *D) const;
   const FunctionDecl &FD;
   const ApiModel &Model;
   ASTContext &Ctx;

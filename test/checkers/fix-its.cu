@@ -11,8 +11,8 @@
 // RUN: FileCheck %s --check-prefix=FIXED < %t/fixed.cu
 // RUN: %clang_tidy_cars %t/fixed.cu -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=AFTER
-// Only the four findings without a fix are left (of nine).
-// AFTER-COUNT-4: warning: {{'h_?' is read before}}
+// Only the six findings without a fix are left (of eleven).
+// AFTER-COUNT-6: warning: {{'h_?' is read before}}
 // AFTER-NOT: warning:
 
 #include <cuda.h>
@@ -73,6 +73,26 @@ void streamChanged(float *h, const float *d, cudaStream_t s, cudaStream_t t) {
   consume(h[0]);
   // NOTES: :[[@LINE-1]]:11: warning: 'h' is read before
   cudaDeviceSynchronize();
+}
+
+// No fix: the stream is destroyed before the access. The handle's value is
+// unchanged, but synchronizing a destroyed stream is undefined (the fixed
+// copy of runtime/cases/stream_destroy.cu crashed on the H200).
+void streamDestroyed(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 4, cudaMemcpyDeviceToHost, s);
+  cudaStreamDestroy(s);
+  consume(h[0]);
+  // NOTES: :[[@LINE-1]]:11: warning: 'h' is read before
+  // NOTES: :[[@LINE-3]]:3: note: 'cudaStreamDestroy' returns at once; it does not wait for the copy
+  cudaDeviceSynchronize();
+}
+void driverStreamDestroyed(float *h, CUdeviceptr d, CUstream s) {
+  cuMemcpyDtoHAsync(h, d, 4, s);
+  cuStreamDestroy(s);
+  consume(h[0]);
+  // NOTES: :[[@LINE-1]]:11: warning: 'h' is read before
+  // NOTES: :[[@LINE-3]]:3: note: 'cuStreamDestroy_v2' returns at once
+  cuCtxSynchronize();
 }
 
 // No fix: a member may change behind the function's back.
