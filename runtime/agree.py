@@ -3,9 +3,8 @@
 
 Every runtime/cases/*.cu is a complete CUDA program, every
 runtime/cases/*.cpp a complete libtorch C++ program and every
-runtime/cases/*.py a complete PyTorch program (on rt_torch.py; the check
-does not read Python: its expectation is the `# expect: warning` marker, the
-verdict of the case's libtorch twin), whose host accesses are marked
+runtime/cases/*.py a complete PyTorch program (on rt_torch.py, checked by
+the check's Python front end, checker/python), whose host accesses are marked
 `// access: <id>` (`# access: <id>`); a device-to-host copy that may read its source
 before the work writing it (the check's producer diagnostic, warned at the
 copy) is marked `// copy: <id>` with the id of the access that observes
@@ -18,7 +17,8 @@ what it copied. This script
   2. on a GPU: runs every case N times and records, per access, how often it
      saw stale data; the result goes to results/<gpu>_driver-<version>.json,
   3. runs the checker on every case (the .cpp cases against Debian's
-     libtorch-dev headers, where installed; otherwise they are skipped),
+     libtorch-dev headers, where installed; otherwise they are skipped; the
+     .py cases with the Python front end),
   4. prints the agreement table: case, access, line, expected, warned?,
      stale k/N, verdict, one table per GPU result (the fresh measurement on a
      GPU; every committed results/*.json without one),
@@ -62,9 +62,8 @@ PRODUCER_WARNING_RE = re.compile(
     r"finished) \[cuda-async-read-before-sync\]\s*$")
 ACCESS_RE = re.compile(r"(?://|#)\s*access:\s*([A-Za-z0-9_.-]+)")
 COPY_RE = re.compile(r"(?://|#)\s*copy:\s*([A-Za-z0-9_.-]+)")
-# A Python case's expectation: the line warns in the case's libtorch twin.
-PY_EXPECT_RE = re.compile(r"#\s*expect:\s*warning\b")
-CHECK_RE = re.compile(r"//\s*CHECK(?:-MESSAGES)?:\s*:\[\[@LINE(?P<off>[+-]\d+)?\]\]:.*warning:")
+CHECK_RE = re.compile(r"(?://|#)\s*CHECK(?:-MESSAGES)?:\s*:\[\[@LINE(?P<off>[+-]\d+)?\]\]:.*warning:")
+PYTHON_FRONT_END = os.path.join(REPO, "checker", "python")
 NOT_MODELLED_RE = re.compile(r"(?://|#)\s*rt-not-modelled:\s*(.*\S)")
 ROW_RE = re.compile(r"(?://|#)\s*semantics\.md row:\s*(.*\S)")
 DRIVER_API_RE = re.compile(r"^\s*#\s*include\s*<cuda\.h>", re.M)
@@ -103,8 +102,6 @@ class Case:
                 m = CHECK_RE.search(text)
                 if m:
                     self.expected_lines.add(no + int(m.group("off") or 0))
-                if self.python and PY_EXPECT_RE.search(text):
-                    self.expected_lines.add(no)
                 m = NOT_MODELLED_RE.search(text)
                 if m:
                     self.not_modelled = m.group(1)
@@ -397,23 +394,29 @@ def sanitize(cases, built, measured, jobs):
 # ---------------------------------------------------------------------------
 # Checker
 
+def tidy_command(case, clang_tidy, plugin, cuda_path, extra):
+    """The same command line as the lit RUN lines (%clang_tidy_cars ... --
+    %cuda_real_flags, or the libtorch flags of the .cpp cases)."""
+    if case.python:  # the Python front end, as the launcher runs it
+        return [sys.executable, "-m", "cars_python", "--quiet", case.path]
+    cmd = [clang_tidy, "--quiet", "--load=" + plugin, "-checks=-*," + CHECK_NAME] + extra
+    if case.torch:
+        return cmd + [case.path, "--", "-x", "c++", "-std=c++17", "-isystem", TORCH_API_INCLUDE,
+                      "-isystem", TORCH_STANDIN, "-isystem", os.path.join(cuda_path, "include"),
+                      "-I" + HERE]
+    return cmd + [case.path, "--", "-x", "cuda", "--cuda-path=" + cuda_path, "--cuda-host-only",
+                  "-nocudalib", "--cuda-gpu-arch=sm_90", "-isystem",
+                  os.path.join(cuda_path, "include", "cccl"), "-Wno-unknown-cuda-version",
+                  "-I" + HERE]
+
+
 def run_checker(cases, clang_tidy, plugin, cuda_path, jobs, extra):
     """Returns {case name: (ok, {line: [messages]}, log)}."""
 
     def one(case):
-        # The same command line as the lit RUN lines (%clang_tidy_cars ... -- %cuda_real_flags,
-        # or the libtorch flags of the .cpp cases).
-        cmd = [clang_tidy, "--quiet", "--load=" + plugin, "-checks=-*," + CHECK_NAME] + extra
-        if case.torch:
-            cmd += [case.path, "--", "-x", "c++", "-std=c++17", "-isystem", TORCH_API_INCLUDE,
-                    "-isystem", TORCH_STANDIN, "-isystem", os.path.join(cuda_path, "include"),
-                    "-I" + HERE]
-        else:
-            cmd += [case.path, "--", "-x", "cuda", "--cuda-path=" + cuda_path, "--cuda-host-only",
-                    "-nocudalib", "--cuda-gpu-arch=sm_90", "-isystem",
-                    os.path.join(cuda_path, "include", "cccl"), "-Wno-unknown-cuda-version",
-                    "-I" + HERE]
-        rc, out, err = run(cmd, timeout=300)
+        cmd = tidy_command(case, clang_tidy, plugin, cuda_path, extra)
+        rc, out, err = run(cmd, timeout=300, env=dict(os.environ, PYTHONPATH=PYTHON_FRONT_END)
+                           if case.python else None)
         warned = {}
         for line in out.splitlines():
             m = WARNING_RE.match(line) or PRODUCER_WARNING_RE.match(line)
@@ -423,6 +426,124 @@ def run_checker(cases, clang_tidy, plugin, cuda_path, jobs, extra):
         return case.name, (ok, warned, "$ %s\n%s%s" % (" ".join(cmd), out, err))
 
     return dict(parallel(one, cases, jobs, label="checker"))
+
+
+# ---------------------------------------------------------------------------
+# Fix-its: the note fixes applied to each warned case, and the fixed program
+
+FIXED_MANIFEST = "manifest.json"
+
+
+def sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def make_fixed(cases, checker, clang_tidy, plugin, cuda_path, jobs, extra, fixed_dir):
+    """For every case the checker warned on: a copy under fixed_dir with the
+    check's note fixes applied (`clang-tidy --fix-notes --fix`, the command a
+    user runs), and the checker run again on the copy. Writes
+    fixed_dir/manifest.json and returns it: {case name: {"file": the copy's
+    name, "sha256": its hash, "fixes": fixes applied, "warnings": the
+    checker's warnings on the copy, "ok": the checker ran cleanly}}."""
+    if os.path.isdir(fixed_dir):
+        shutil.rmtree(fixed_dir)
+    os.makedirs(fixed_dir)
+    todo = [c for c in cases if not c.python and c.name in checker and checker[c.name][0]
+            and checker[c.name][1]]
+    copies = []
+    for case in todo:
+        dst = os.path.join(fixed_dir, os.path.basename(case.path))
+        shutil.copyfile(case.path, dst)
+        copies.append(Case(dst))
+
+    def fix(case):
+        before = sha256_of(case.path)
+        rc, out, err = run(tidy_command(case, clang_tidy, plugin, cuda_path,
+                                        extra + ["--fix-notes", "--fix"]), timeout=300)
+        m = re.search(r"clang-tidy applied (\d+) of (\d+) suggested fixes", out + err)
+        n = int(m.group(1)) if m else 0
+        return case.name, (n if sha256_of(case.path) != before else 0)
+
+    applied = dict(parallel(fix, copies, jobs, label="fix-its"))
+    # Checked again: the copies that a fix changed (the others are their case).
+    after = run_checker([Case(c.path) for c in copies if applied[c.name]], clang_tidy, plugin,
+                        cuda_path, jobs, extra)
+    manifest = {}
+    for c in copies:
+        ok, warned, _ = after.get(c.name) or checker[c.name]
+        manifest[c.name] = {"file": os.path.basename(c.path), "sha256": sha256_of(c.path),
+                            "fixes": applied[c.name], "ok": ok,
+                            "warnings": sorted(warned)}
+    with open(os.path.join(fixed_dir, FIXED_MANIFEST), "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return manifest
+
+
+def load_fixed(fixed_dir):
+    """The manifest make_fixed wrote (carried to a GPU machine without
+    clang-tidy 22), or None."""
+    path = os.path.join(fixed_dir, FIXED_MANIFEST)
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def fixed_cases(manifest, fixed_dir, patterns=None):
+    """The fixed copies that got at least one fix, as cases."""
+    out = []
+    for name, m in sorted(manifest.items()):
+        if m["fixes"] and (not patterns or any(fnmatch.fnmatch(name, p) for p in patterns)):
+            out.append(Case(os.path.join(fixed_dir, m["file"])))
+    return out
+
+
+def fixit_verdicts(cases, manifest, gpu_fixed):
+    """Rows and problems of the fix-it table for one GPU result. A case with
+    a fix-it agrees when the checker is silent on the fixed copy and, on the
+    GPU, every marked access of the fixed program read fresh data in every
+    run (measured on a copy with the same hash). A warned case without a
+    fix-it is listed (the check offers none where it is ambiguous), not a
+    failure."""
+    rows, problems = [], []
+    for case in cases:
+        m = manifest.get(case.name)
+        if m is None:
+            continue
+        if not m["fixes"]:
+            rows.append((case.name, 0, "-", "-", "-", "no fix-it offered"))
+            continue
+        after = "silent" if m["ok"] and not m["warnings"] else (
+            "checker failed" if not m["ok"] else "warns at " + ",".join(map(str, m["warnings"])))
+        if after != "silent":
+            problems.append("%s: after its %d fix-it(s), the checker %s" % (case.name, m["fixes"], after))
+        g = (gpu_fixed or {}).get(case.name)
+        if g is None:
+            stale_txt, verdict = "-", "NO-GPU-DATA"
+            problems.append("%s: no GPU measurement of the fixed program" % case.name)
+        elif g.get("sha256") != m["sha256"]:
+            stale_txt, verdict = "-", "STALE-MEASUREMENT"
+            problems.append("%s: the fixed program differs from the one measured on the GPU "
+                            "(rerun agree.py on a GPU)" % case.name)
+        else:
+            acc = g.get("accesses", {})
+            bad = {k: v["stale"] + v.get("other", 0) for k, v in acc.items()}
+            stale_txt = " ".join("%s=%d/%d" % (k, bad[k], acc[k]["total"]) for k in sorted(acc)) or "-"
+            fresh = g.get("exit") == 0 and acc and not any(bad.values()) and all(
+                acc[k]["total"] > 0 for k in acc)
+            verdict = "fixed" if fresh and after == "silent" else "NOT-FIXED"
+            if not fresh:
+                problems.append("%s: the fixed program still read stale data on the GPU (%s, exit %s)"
+                                % (case.name, stale_txt, g.get("exit")))
+        rows.append((case.name, m["fixes"], after, stale_txt, g.get("exit", "-") if g else "-", verdict))
+    return rows, problems
+
+
+def format_fixit_table(rows):
+    head = ("case", "fix-its", "checker after", "stale k/N after", "exit", "verdict")
+    return format_rows(head, rows)
 
 
 # ---------------------------------------------------------------------------
@@ -493,6 +614,10 @@ def verdicts(cases, gpu_cases, checker):
 
 def format_table(rows):
     head = ("case", "access", "line", "expected", "warned?", "stale k/N", "verdict")
+    return format_rows(head, rows)
+
+
+def format_rows(head, rows):
     widths = [max(len(str(r[i])) for r in list(rows) + [head]) for i in range(len(head))]
     out = ["| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",
            "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
@@ -550,6 +675,9 @@ def main():
     ap.add_argument("--write-tables", action="store_true",
                     help="rewrite results/<gpu>.md from each committed results/<gpu>.json and this checker")
     ap.add_argument("--semantics", help="semantics.md: report its rows that no case covers")
+    ap.add_argument("--no-fixits", action="store_true",
+                    help="skip the fix-it loop (apply each warned case's note fixes, check the copy "
+                         "silent, and on a GPU run it: every access must read fresh data)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print build and checker logs of failures")
     args = ap.parse_args()
 
@@ -586,7 +714,7 @@ def main():
             if torch else "no PyTorch importable by %s: their builds are skipped" % args.python))
     # The checker parses the libtorch cases with Debian's libtorch-dev headers.
     torch_headers = os.path.exists(os.path.join(TORCH_API_INCLUDE, "torch", "torch.h"))
-    chk_cases = [c for c in cases if not c.python and (not c.torch or torch_headers)]
+    chk_cases = [c for c in cases if not c.torch or torch_headers]
 
     # 1. build (and, in parallel, the checker)
     checker = None
@@ -609,6 +737,33 @@ def main():
         built = fut_build.result()
         if fut_chk:
             checker = fut_chk.result()
+    # 1b. the fix-it loop: each warned case with its note fixes applied
+    fixed_dir = os.path.join(args.build_dir, "fixed")
+    manifest, fcases, fbuilt = None, [], {}
+    if not args.no_fixits:
+        if checker is not None:
+            manifest = make_fixed(chk_cases, checker, tidy, args.plugin, cuda_path, args.jobs,
+                                  args.tidy_arg, fixed_dir)
+        else:
+            manifest = load_fixed(fixed_dir)
+            if manifest is None:
+                log("== fix-its: no fixed copies under %s (the checker writes them; copy that "
+                    "folder here from a machine with clang-tidy 22): fix-it table skipped" % fixed_dir)
+        if manifest is not None:
+            fcases = fixed_cases(manifest, fixed_dir, args.cases)
+            fbuilt = build(fcases, nvcc, os.path.join(args.build_dir, "fixed-build"), link,
+                           args.jobs, args.arch, torch, args.cxx, cuda_path)
+            nfix = sum(1 for m in manifest.values() if m["fixes"])
+            log("== fix-its: %d of %d warned cases have one; the checker is silent on %d fixed "
+                "copies; %d of %d fixed copies built, %d skipped (no PyTorch)" % (
+                    nfix, len(manifest),
+                    sum(1 for m in manifest.values() if m["fixes"] and m["ok"] and not m["warnings"]),
+                    sum(1 for ok, _ in fbuilt.values() if ok), len(fbuilt),
+                    sum(1 for ok, _ in fbuilt.values() if ok is None)))
+            for n, (ok, text) in sorted(fbuilt.items()):
+                if ok is False:
+                    failures.append("%s: the fixed copy failed to build" % n)
+                    log("  fixed copy failed to build: %s\n%s" % (n, text[-3000:]))
     kind = {c.name: ("g++" if c.torch else "python" if c.python else "nvcc") for c in cases}
     skipped = sorted(n for n, (ok, _) in built.items() if ok is None)
     nbad = [n for n, (ok, _) in built.items() if ok is False]
@@ -631,12 +786,12 @@ def main():
         nwarn = sum(len(v[1]) for v in checker.values())
         log("== checker: %d warnings on %d cases" % (nwarn, len(chk_cases)))
         if py_cases:
-            log("== checker: not run on %d Python cases (it reads C++); their rows compare "
-                "the `# expect: warning` markers with the GPU" % len(py_cases))
-        if len(chk_cases) + len(py_cases) < len(cases):
+            log("== checker: %d Python cases checked by the Python front end (checker/python)"
+                % len(py_cases))
+        if len(chk_cases) < len(cases):
             log("== checker: skipped for %d libtorch cases: no libtorch headers (%s); "
                 "their table rows compare the CHECK lines with the GPU"
-                % (len(cases) - len(chk_cases) - len(py_cases),
+                % (len(cases) - len(chk_cases),
                    os.path.join(TORCH_API_INCLUDE, "torch", "torch.h")))
         failed_logs = [text for _, (ok, _, text) in sorted(checker.items()) if not ok]
         if failed_logs:
@@ -664,6 +819,11 @@ def main():
         }
         if torch and any((c.torch or c.python) and c.name in measured for c in cases):
             rec["torch"] = torch["version"]
+        if fcases:
+            log("== running every fixed copy on the GPU, %d repetitions" % args.reps)
+            rec["fixed"] = run_on_gpu(fcases, fbuilt, args.reps, log, args.python)
+            for name, r in rec["fixed"].items():
+                r["sha256"] = manifest[name]["sha256"]
         path = os.path.join(args.results_dir, slug(*gpu) + ".json")
         if (args.cases or skipped) and os.path.exists(path):
             # a partial run (--cases, or cases whose build was skipped): merge
@@ -674,6 +834,8 @@ def main():
                 old = json.load(f)
             partial = {"date": rec["date"], "reps": rec["reps"], "cases": sorted(measured)}
             old["cases"].update(measured)
+            if "fixed" in old:
+                rec["fixed"] = dict(old["fixed"], **rec.get("fixed", {}))
             measured = old["cases"]
             rec["cases"] = measured
             rec["date"], rec["reps"] = old.get("date", rec["date"]), old.get("reps", rec["reps"])
@@ -723,6 +885,14 @@ def main():
         table = format_table(rows)
         log("\n== agreement: %s (%s)\n" % (title, os.path.relpath(path, REPO) if path.startswith(REPO) else path))
         log(table)
+        ftable = None
+        if manifest is not None:
+            frows, fproblems = fixit_verdicts(table_cases, manifest, rec.get("fixed"))
+            ftable = format_fixit_table(frows)
+            log("\n== fix-its: each warned case with its note fixes applied "
+                "(clang-tidy --fix-notes --fix), checked again and run on the GPU\n")
+            log(ftable)
+            problems = problems + fproblems
         if args.write_tables or gpu:
             md = os.path.splitext(path)[0] + ".md"
             with open(md, "w") as f:
@@ -735,6 +905,11 @@ def main():
                 if nm:
                     f.write("\nNot modelled by the check (listed apart, not failures):\n\n")
                     f.writelines("- %s\n" % x for x in nm)
+                if ftable:
+                    f.write("\n## Fix-its\n\nEach warned case with the check's note fixes applied "
+                            "(`clang-tidy --fix-notes --fix` on a copy), checked again, rebuilt and run "
+                            "on the GPU. `fixed`: the checker is silent on the copy and every marked "
+                            "access read fresh data in every run.\n\n" + ftable + "\n")
             log("== wrote %s" % md)
         failures += ["[%s] %s" % (rec.get("gpu"), p) for p in problems]
         all_nm += nm

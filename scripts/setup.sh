@@ -16,9 +16,10 @@ PACKAGES=(cmake make python3 "clang-$LLVM_MAJOR" "clang-tidy-$LLVM_MAJOR"
           git pre-commit python3-yaml python3-jsonschema)
 
 # Only for the test suite (scripts/run-tests.sh sets CARS_TEST_PACKAGES=1):
-# the real HIP and libtorch headers that the real-header tests parse.
+# the real HIP and libtorch headers that the real-header tests parse, and
+# flake8 for the Python front end's plugin test.
 if [ "${CARS_TEST_PACKAGES:-0}" = 1 ]; then
-  PACKAGES+=(libamdhip64-dev libtorch-dev)
+  PACKAGES+=(libamdhip64-dev libtorch-dev flake8)
 fi
 
 missing=()

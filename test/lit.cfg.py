@@ -7,6 +7,9 @@ import lit.formats
 config.name = config.suite_name
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cu", ".cpp", ".c", ".test"]
+# The Python front end's tests (test/checkers/python/*.py) and the runtime
+# corpus's PyTorch cases (runtime/cases/py_*.py).
+config.suffixes.append(".py")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py"]
 config.test_source_root = config.suite_source_root
 config.test_exec_root = config.suite_exec_root
@@ -51,6 +54,10 @@ config.substitutions.append(
 config.substitutions.append(
     ("%cars_build", os.path.dirname(os.path.dirname(config.plugin))))
 config.substitutions.append(("%python", "/usr/bin/python3"))
+# The Python front end, as the launcher runs it.
+config.substitutions.append(
+    ("%cars_python", "env PYTHONPATH=%s /usr/bin/python3 -m cars_python" % os.path.normpath(
+        os.path.join(config.inputs_dir, "..", "..", "checker", "python"))))
 # The commands find the plugin under test (whichever build this suite runs).
 config.environment["CARS_PLUGIN"] = config.plugin
 _m = re.search(r"LLVM version (\d+)", subprocess.run(
@@ -70,6 +77,8 @@ if config.llvm_major < 22 and _cv >= 13000:
 for _tool in ("cmake", "cpack", "git", "pre-commit", "dpkg-deb"):
     if shutil.which(_tool):
         config.available_features.add(_tool)
+if subprocess.run(["/usr/bin/python3", "-c", "import flake8"], capture_output=True).returncode == 0:
+    config.available_features.add("flake8")
 if subprocess.run(["/usr/bin/python3", "-c",
                    "import yaml, jsonschema"],
                   capture_output=True).returncode == 0:

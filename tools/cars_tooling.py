@@ -96,6 +96,32 @@ def find_plugin():
         % (PLUGIN_NAME, ", ".join(plugin_candidates())))
 
 
+def python_front_end():
+    """The Python front end's `report` module (checker/python/cars_python in
+    a source checkout, lib/cuda-async-read-before-sync/cars_python when
+    installed): the check on .py files, which needs neither the plugin nor
+    clang-tidy."""
+    for cand in (os.path.join(_here(), "..", "checker", "python"), _here()):
+        if os.path.isfile(os.path.join(cand, "cars_python", "report.py")):
+            if cand not in sys.path:
+                sys.path.insert(0, cand)
+            break
+    try:
+        from cars_python import report
+    except ImportError as e:
+        raise ToolError("cannot load the Python front end (cars_python): %s" % e)
+    return report
+
+
+def split_python_files(args):
+    """(the .py files among args' sources, the other arguments). Sources
+    are the arguments before `--` that are not options."""
+    end = args.index("--") if "--" in args else len(args)
+    py = [a for a in args[:end] if a.endswith(".py") and not a.startswith("-")]
+    rest = [a for k, a in enumerate(args) if k >= end or a not in py]
+    return py, rest
+
+
 def plugin_toolchain(plugin):
     """{'llvm_major': int, 'clang_tidy': path, 'run_clang_tidy': path} recorded
     next to the plugin when it was built."""
@@ -443,6 +469,64 @@ def translate_database(src, out_dir):
     return n
 
 
+SOURCE_EXTENSIONS = (".cu", ".cc", ".cpp", ".cxx", ".c++", ".c", ".hip")
+HEADER_EXTENSIONS = (".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".tcc", ".ipp")
+
+
+def changed_lines(root, ref):
+    """{absolute path: set of 1-based lines} added or changed since the merge
+    base of ref and HEAD (`git diff --unified=0 ref...HEAD`: what a pull
+    request changes; deleted files are left out). Raises ToolError when git
+    cannot answer (not a repository, an unknown ref, a shallow clone without
+    the merge base)."""
+    cmd = ["git", "-C", root, "diff", "--unified=0", "--no-color", "--no-ext-diff",
+           "--diff-filter=d", "--no-renames", ref + "...HEAD"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        raise ToolError("cannot run git: %s" % e)
+    if p.returncode != 0:
+        raise ToolError("git diff %s...HEAD failed: %s (in a shallow clone, fetch the base: "
+                        "actions/checkout with fetch-depth: 0)"
+                        % (ref, (p.stderr.strip().splitlines() or ["?"])[-1]))
+    out, current = {}, None
+    for line in p.stdout.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:]
+            current = None if name == "/dev/null" else os.path.realpath(
+                os.path.join(root, name[2:] if name.startswith("b/") else name))
+            if current:
+                out.setdefault(current, set())
+        elif line.startswith("@@") and current:
+            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+            if m:
+                start, count = int(m.group(1)), int(m.group(2) or 1)
+                out[current].update(range(start, start + count))
+    return out
+
+
+def changed_scope(changed, database):
+    """What --changed-since analyses: (the translation units to run, as
+    run-clang-tidy file regexes, or None for all of them; the changed files
+    a finding must be in). A changed header may add a finding to any
+    translation unit that includes it, and which ones do is known only
+    after parsing, so a changed header means every translation unit."""
+    try:
+        with open(database) as f:
+            entries = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ToolError("cannot read compile database %s: %s" % (database, e))
+    units = {}  # real path -> the path as run-clang-tidy spells it
+    for e in entries:
+        path = os.path.normpath(os.path.join(e.get("directory", "."), e.get("file", "")))
+        units[os.path.realpath(path)] = path
+    relevant = {p for p in changed if p in units or p.lower().endswith(
+        SOURCE_EXTENSIONS + HEADER_EXTENSIONS)}
+    if any(p not in units for p in relevant):
+        return None, relevant
+    return ["^" + re.escape(units[p]) + "$" for p in sorted(relevant)], relevant
+
+
 # --------------------------------------------------------------------------
 # SARIF
 # --------------------------------------------------------------------------
@@ -559,6 +643,59 @@ def diagnostics_to_findings(diags, root):
         seen.add(key)
         out.append(f)
     return out
+
+
+def python_findings(paths, root):
+    """The Python front end's findings in paths, as diagnostics_to_findings
+    gives them (a file that cannot be read or parsed is one
+    clang-diagnostic-error finding, as a translation unit that does not
+    compile is)."""
+    report = python_front_end()
+    out = []
+
+    def where(path, line, col, end_col, message, lines):
+        uri, base = _uri(path, root)
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        return {"message": message, "path": path, "uri": uri, "uri_base": base,
+                "line": line, "col": col, "end_col": end_col, "text": text}
+
+    for path in paths:
+        try:
+            findings, source = report.check_file(path)
+        except SyntaxError as e:
+            f = where(path, e.lineno or 1, e.offset or 1, None, e.msg, [])
+            f.update(rule="clang-diagnostic-error", level="error", notes=[])
+            out.append(f)
+            continue
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
+            f = where(path, 1, 1, None, "cannot read: %s" % e if not isinstance(e, RecursionError)
+                      else "cannot analyse: expressions nested too deeply", [])
+            f.update(rule="clang-diagnostic-error", level="error", notes=[])
+            out.append(f)
+            continue
+        lines = source.splitlines()
+        for line, name in findings.not_analysed:
+            print("%s:%d:1: remark: '%s' was not analysed: it exceeds the analysis budget"
+                  % (path, line, name), file=sys.stderr)
+        for pf in findings:
+            f = where(path, pf.line, pf.col, pf.end_col, pf.message, lines)
+            f.update(rule=CHECK, level="warning",
+                     notes=[where(path, l, c, None, t, lines) for l, c, t in pf.notes])
+            out.append(f)
+    return out
+
+
+def python_files(root, changed=None):
+    """The repository's tracked .py files (git ls-files), or the changed
+    ones; absolute paths."""
+    if changed is not None:
+        return sorted(p for p in changed if p.endswith(".py") and os.path.isfile(p))
+    try:
+        p = subprocess.run(["git", "-C", root, "ls-files", "-z", "--", "*.py"],
+                           capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise ToolError("cannot list the repository's Python files (git ls-files): %s" % e)
+    return [os.path.join(root, f) for f in p.stdout.decode().split("\0") if f]
 
 
 RULE_TEXT = (

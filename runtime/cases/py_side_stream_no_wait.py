@@ -3,10 +3,14 @@
 #
 # semantics.md row: Python, copy under torch.cuda.stream(side) without wait_stream; the producer is on the default stream
 # Expected on the GPU: the access reads stale data (the sentinel b held before the producer)
-# Expected from the check: the check reads C++ only; its libtorch twin
-#   (torch_side_stream_copy_no_wait.cpp) warns at the copy
+# Expected from the check: the C++ check's producer diagnostic warns at the copy in the libtorch
+#   twin (torch_side_stream_copy_no_wait.cpp); the Python front end has no producer diagnostic yet,
+#   and its host access is after a covering sync, so it is silent here
+# rt-not-modelled: a device-side race (the copy reads b before its producer finished), which the Python front end does not diagnose yet
 #
 # Twin: py_side_stream_wait_stream.py
+#
+# RUN: %cars_python %s | FileCheck %s --allow-empty --implicit-check-not='warning:'
 import os
 import sys
 
@@ -22,7 +26,7 @@ def scenario():
     gen = rt.next_generation()
     rt.produce(b, gen)  # on the current (default) stream
     with torch.cuda.stream(side):
-        temp = b.to("cpu", non_blocking=True)  # copy: read  # expect: warning
+        temp = b.to("cpu", non_blocking=True)  # copy: read
     side.synchronize()
     v = temp[0].item()  # access: read
     rt.observe("read", v, gen)

@@ -3,10 +3,11 @@
 #
 # semantics.md row: Python, copy under torch.cuda.stream(side) after side.wait_stream(torch.cuda.current_stream())
 # Expected on the GPU: fresh data
-# Expected from the check: silent (its libtorch twin,
-#   torch_side_stream_copy_event_block.cpp, is silent)
+# Expected from the check: silent (as its libtorch twin, torch_side_stream_copy_event_block.cpp)
 #
 # Twin: py_side_stream_no_wait.py
+#
+# RUN: %cars_python %s | FileCheck %s --allow-empty --implicit-check-not='warning:'
 import os
 import sys
 

@@ -15,8 +15,9 @@ git config --global user.name test && git config --global user.email test@localh
 git config --global init.defaultBranch main
 
 hooks=$work/hook-repo
-mkdir -p "$hooks" && cp -r "$root/.pre-commit-hooks.yaml" "$root/tools" "$hooks/"
-rm -rf "$hooks/tools/__pycache__"
+mkdir -p "$hooks/checker" && cp -r "$root/.pre-commit-hooks.yaml" "$root/tools" "$hooks/"
+cp -r "$root/checker/python" "$hooks/checker/"
+find "$hooks" -name __pycache__ -prune -exec rm -rf {} +
 git -C "$hooks" init -q && git -C "$hooks" add -A && git -C "$hooks" commit -qm hook
 rev=$(git -C "$hooks" rev-parse HEAD)
 
@@ -65,5 +66,18 @@ echo "== no compile database"
 mv build build.away
 touch other.cu && git add other.cu
 git commit -m other 2>&1
+echo "commit status $?"
+mv build.away build
+
+# Python files: the Python front end, with no compile database and no plugin.
+echo "== racy python commit, no compile database"
+git reset -q HEAD other.cu && rm -f other.cu
+mv build build.away
+cp "$root/examples/seed_race.py" train.py && git add train.py
+CARS_PLUGIN=/nonexistent git commit -m racy-python 2>&1
+echo "commit status $?"
+echo "== fixed python commit"
+cp "$root/examples/seed_fixed_sync.py" train.py && git add train.py
+CARS_PLUGIN=/nonexistent git commit -m fixed-python 2>&1
 echo "commit status $?"
 mv build.away build

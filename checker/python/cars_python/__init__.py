@@ -1,0 +1,30 @@
+"""cuda-async-read-before-sync for PyTorch Python code: the check's second
+front end. It reads Python source (no torch import) and reports host uses
+of the destination of an asynchronous device-to-host copy
+(`t.to('cpu', non_blocking=True)`, `dst.copy_(src, non_blocking=True)`)
+before a synchronization that covers it, in clang-tidy's output format.
+
+Layout: model.py (the PyTorch API model), cfg.py (a function's control-flow
+graph), analysis.py (the flow analysis), report.py (findings as text,
+suppressions, the command line), flake8.py (the flake8 plugin). Standard
+library only; Python 3.8 or newer.
+"""
+
+CHECK = "cuda-async-read-before-sync"
+VERSION = "0.1.0"  # the project's version (CMakeLists.txt, tools/cars_tooling.py)
+FLAKE8_CODE = "CAR001"
+
+
+def check_source(source, filename="<string>"):
+    """Findings of one module's source text: an analysis.Result, a list of
+    analysis.Finding (line, col 1-based, message, notes [(line, col,
+    text)]), suppressions applied, whose not_analysed lists the functions
+    the analysis budget stopped. Raises SyntaxError on code that does not
+    parse."""
+    import ast
+    from . import analysis, report
+    tree = ast.parse(source, filename=filename)
+    found = analysis.analyse(tree, source)
+    result = analysis.Result(report.unsuppressed(found, source))
+    result.not_analysed = found.not_analysed
+    return result

@@ -1,0 +1,225 @@
+"""A control-flow graph of one Python function (or a module's top level),
+built from its `ast`: what the flow analysis (analysis.py) walks.
+
+A Block holds Elements in evaluation order and Edges to its successors. An
+Element is one of
+
+  ("stmt", node)            a simple statement (Assign, Expr, Return, ...)
+  ("test", expr)            a branch or loop condition, evaluated
+  ("iter", for_node)        a for loop's iterable, evaluated once before the loop
+  ("bind", for_node)        a for loop's target, bound to the next item
+  ("enter", withitem)       a `with` item entered (its context expression evaluated)
+  ("exit", withitem)        the same item left, on every way out of the body
+  ("def", node)             a nested def/class/lambda-free definition: binds a name
+
+and an Edge carries what is known on it: `assume` is (expr, truth) when the
+edge is taken only if the branch condition expr evaluated to truth (the
+analysis uses it for `while not e.query():` loops and `if s.query():`).
+
+Modelled: if/elif/else, while and for (with else, break, continue), try /
+except / else / finally (a handler is reached from the try body's start and
+end: an exception may leave it at any statement), with (its exits on every
+way out), return and raise (to the exit, through the enclosing `with`
+exits), match (each case a branch), and nested function and class bodies
+(not entered: the analysis looks into them as helpers). Standard library
+only; it never fails on valid syntax (unknown statements are simple ones).
+"""
+
+import ast
+
+
+class Edge:
+    __slots__ = ("target", "assume")
+
+    def __init__(self, target, assume=None):
+        self.target = target
+        self.assume = assume
+
+
+class Block:
+    __slots__ = ("id", "elements", "succs", "preds")
+
+    def __init__(self, id_):
+        self.id = id_
+        self.elements = []
+        self.succs = []
+        self.preds = []
+
+
+class CFG:
+    """entry and exit blocks, and every block in creation order."""
+
+    def __init__(self):
+        self.blocks = []
+        self.entry = self.new()
+        self.exit = self.new()
+
+    def new(self):
+        b = Block(len(self.blocks))
+        self.blocks.append(b)
+        return b
+
+    def link(self, a, b, assume=None):
+        if a is None:
+            return
+        a.succs.append(Edge(b, assume))
+        b.preds.append(a)
+
+    def reverse_post_order(self):
+        seen, order = set(), []
+        stack = [(self.entry, iter(self.entry.succs))]
+        seen.add(self.entry.id)
+        while stack:
+            block, it = stack[-1]
+            for e in it:
+                if e.target.id not in seen:
+                    seen.add(e.target.id)
+                    stack.append((e.target, iter(e.target.succs)))
+                    break
+            else:
+                stack.pop()
+                order.append(block)
+        order.reverse()
+        return order
+
+
+class _Builder:
+    def __init__(self):
+        self.cfg = CFG()
+        # (continue target, break target, with-depth at the loop)
+        self.loops = []
+        # the `with` items open around the current point, innermost last
+        self.withs = []
+
+    def build(self, body):
+        end = self.stmts(body, self.cfg.entry)
+        self.cfg.link(end, self.cfg.exit)
+        return self.cfg
+
+    def stmts(self, body, cur):
+        for s in body:
+            if cur is None:  # unreachable code after return/break/...
+                cur = self.cfg.new()
+            cur = self.stmt(s, cur)
+        return cur
+
+    def leave_withs(self, cur, depth):
+        """Exits of the `with` items opened since depth, innermost first."""
+        for item in reversed(self.withs[depth:]):
+            cur.elements.append(("exit", item))
+        return cur
+
+    def branch(self, cur, test):
+        """Two blocks after evaluating test: (taken if true, taken if false)."""
+        cur.elements.append(("test", test))
+        t, f = self.cfg.new(), self.cfg.new()
+        self.cfg.link(cur, t, (test, True))
+        self.cfg.link(cur, f, (test, False))
+        return t, f
+
+    def loop(self, s, head, body, other):
+        """A loop's body from body back to head, its else from other (the
+        exit when the condition fails or the iterable is done), and the
+        block after it, where break goes."""
+        after = self.cfg.new()
+        self.loops.append((head, after, len(self.withs)))
+        self.cfg.link(self.stmts(s.body, body), head)
+        self.loops.pop()
+        self.cfg.link(self.stmts(s.orelse, other), after)
+        return after
+
+    def stmt(self, s, cur):
+        cfg = self.cfg
+        if isinstance(s, ast.If):
+            t, f = self.branch(cur, s.test)
+            t_end = self.stmts(s.body, t)
+            f_end = self.stmts(s.orelse, f)
+            join = cfg.new()
+            cfg.link(t_end, join)
+            cfg.link(f_end, join)
+            return join
+        if isinstance(s, ast.While):
+            head = cfg.new()
+            cfg.link(cur, head)
+            body, other = self.branch(head, s.test)
+            return self.loop(s, head, body, other)
+        if isinstance(s, (ast.For, ast.AsyncFor)):
+            cur.elements.append(("iter", s))
+            head = cfg.new()
+            cfg.link(cur, head)
+            body, other = cfg.new(), cfg.new()
+            cfg.link(head, body)
+            cfg.link(head, other)
+            body.elements.append(("bind", s))
+            return self.loop(s, head, body, other)
+        if isinstance(s, (ast.With, ast.AsyncWith)):
+            for item in s.items:
+                cur.elements.append(("enter", item))
+                self.withs.append(item)
+            end = self.stmts(s.body, cur)
+            for item in reversed(s.items):
+                self.withs.pop()
+                if end is not None:
+                    end.elements.append(("exit", item))
+            return end
+        if isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
+            start = cfg.new()
+            cfg.link(cur, start)
+            body_end = self.stmts(s.body, start)
+            else_end = self.stmts(s.orelse, body_end) if body_end is not None else None
+            join = cfg.new()
+            cfg.link(else_end, join)
+            for h in s.handlers:
+                hb = cfg.new()
+                cfg.link(cur, hb)           # raised before anything in the body ran
+                cfg.link(body_end, hb)      # raised after all of it
+                if h.name:
+                    hb.elements.append(("def", h))
+                cfg.link(self.stmts(h.body, hb), join)
+            if s.finalbody:
+                if not s.handlers:
+                    cfg.link(cur, join)     # an exception leaves the body at once
+                return self.stmts(s.finalbody, join)
+            return join
+        if type(s).__name__ == "Match":
+            cur.elements.append(("test", s.subject))
+            join = cfg.new()
+            exhaustive = False
+            for case in s.cases:
+                b = cfg.new()
+                cfg.link(cur, b)
+                if case.guard is not None:
+                    b.elements.append(("test", case.guard))
+                cfg.link(self.stmts(case.body, b), join)
+                exhaustive |= (isinstance(case.pattern, ast.MatchAs) and case.pattern.pattern is None
+                               and case.guard is None)
+            if not exhaustive:
+                cfg.link(cur, join)
+            return join
+        if isinstance(s, (ast.Return, ast.Raise)):
+            cur.elements.append(("stmt", s))
+            self.leave_withs(cur, 0)
+            cfg.link(cur, cfg.exit)
+            return None
+        if isinstance(s, ast.Break):
+            if self.loops:
+                _, after, depth = self.loops[-1]
+                self.leave_withs(cur, depth)
+                cfg.link(cur, after)
+            return None
+        if isinstance(s, ast.Continue):
+            if self.loops:
+                head, _, depth = self.loops[-1]
+                self.leave_withs(cur, depth)
+                cfg.link(cur, head)
+            return None
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            cur.elements.append(("def", s))
+            return cur
+        cur.elements.append(("stmt", s))
+        return cur
+
+
+def build_cfg(body):
+    """The CFG of a list of statements (a function's or module's body)."""
+    return _Builder().build(body)

@@ -1,0 +1,27 @@
+"""The flake8 plugin: the check's findings as flake8 errors with code
+CAR001 (flake8's convention for custom lints; ruff cannot load plugins).
+
+Registered under the `flake8.extension` entry point group as
+`CAR = cars_python.flake8:Plugin` (checker/python/pyproject.toml; the
+installed package carries the same entry point). flake8 applies `# noqa`
+itself; `# NOLINT(cuda-async-read-before-sync)` is honoured here too. The
+notes (the copy, the sync that did not cover it) are folded into the
+message, since flake8 has one line per error.
+"""
+
+from . import FLAKE8_CODE, VERSION
+from . import analysis, report
+
+
+class Plugin:
+    name = "cuda-async-read-before-sync"
+    version = VERSION
+
+    def __init__(self, tree, lines):
+        self.tree = tree
+        self.source = "".join(lines)
+
+    def run(self):
+        for f in report.unsuppressed(analysis.analyse(self.tree, self.source), self.source):
+            notes = "; ".join("line %d: %s" % (line, text) for line, _, text in f.notes)
+            yield (f.line, f.col - 1, "%s %s (%s)" % (FLAKE8_CODE, f.message, notes), type(self))

@@ -1,0 +1,340 @@
+"""The PyTorch 2.x API model of the Python front end: which expressions are
+asynchronous device-to-host copies, synchronizations, event records,
+streams, and which uses of a tensor read its data on the host. Pure
+functions of `ast` nodes and the function's Facts (what each local name was
+bound to); the flow analysis (analysis.py) decides what is pending where.
+
+The table (checker/python/README.md has it with sources):
+
+  copy        t.to(<cpu>, ..., non_blocking=True), t.to(<cpu tensor>,
+              non_blocking=True) with t not known to be on the CPU: the
+              result is a new pinned tensor; dst.copy_(src, non_blocking=True)
+              into dst pinned, or of unknown origin with a host name (x_cpu,
+              host_buf, pinned), src not known on the CPU
+  sync        torch.cuda.synchronize(); <stream>.synchronize();
+              <event>.synchronize(); a true <event>/<stream>.query(); a
+              blocking read of a tensor not known to be on the CPU (.item(),
+              .tolist(), .cpu(), .numpy(), .to(<cpu>) without non_blocking,
+              print, bool/int/float)
+  not a sync  wait_stream, wait_event, Event.wait, Event.record alone
+  streams     the current stream (with torch.cuda.stream(s): changes it);
+              torch.cuda.Stream() (a new stream, non-blocking with respect
+              to the default stream); torch.cuda.default_stream(); anything
+              else is a stream the check cannot tell apart from any other
+  not a read  metadata (.shape, .dtype, .device, .is_pinned(), .numel(),
+              ...), views (slicing, .view, .numpy(), ...: an alias), copying
+              it to the GPU, `is None`, len/isinstance/type/id, return
+
+Standard library only.
+"""
+
+import ast
+import re
+
+TORCH_NAMES = {"torch"}
+FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange",
+             "tensor", "as_tensor", "empty_strided", "linspace", "eye", "zeros_like",
+             "ones_like", "empty_like", "full_like", "rand_like", "randn_like"}
+# Attributes and methods that read a tensor's metadata, not its data.
+META_ATTRS = {"shape", "dtype", "device", "is_cuda", "is_cpu", "ndim", "layout",
+              "requires_grad", "names", "nbytes", "itemsize", "grad_fn", "is_leaf",
+              "is_sparse", "is_quantized", "is_meta", "T_shape"}
+META_METHODS = {"size", "dim", "numel", "nelement", "stride", "is_pinned", "element_size",
+                "is_contiguous", "data_ptr", "storage_offset", "get_device", "ndimension",
+                "is_floating_point", "is_complex", "untyped_storage", "is_shared",
+                "record_stream"}
+# Methods that return a view (an alias) of the tensor's memory.
+VIEW_METHODS = {"view", "view_as", "reshape", "reshape_as", "narrow", "select", "t", "transpose",
+                "permute", "squeeze", "unsqueeze", "expand", "expand_as", "flatten",
+                "unflatten", "contiguous", "detach", "as_strided", "numpy", "unbind",
+                "split", "chunk", "tensor_split", "unfold", "movedim", "swapaxes", "diagonal",
+                "real", "imag", "mT", "mH", "H", "T", "data"}
+# Methods of containers that store an argument (a reference), not read it.
+STORING_METHODS = {"append", "extend", "insert", "appendleft", "extendleft", "put_nowait",
+                   "push", "setdefault", "update"}
+# Reads that block the host until the tensor's producer on the current
+# stream is done, when the tensor is on the GPU.
+BLOCKING_READS = {"item", "tolist", "cpu", "__bool__", "__float__", "__int__"}
+# Builtins whose argument is inspected, not read.
+NOT_READING_BUILTINS = {"len", "isinstance", "type", "id", "hasattr", "getattr", "callable"}
+CONVERTING_BUILTINS = {"bool", "float", "int", "print", "repr", "str", "complex"}
+NOT_SYNCS = {"wait_stream": "wait_stream makes a stream wait on the device; it does not block the host",
+             "wait_event": "wait_event makes a stream wait on the device; it does not block the host",
+             "wait": "Event.wait makes a stream wait on the device; it does not block the host"}
+
+
+# A name that says its tensor lives on the host (x_cpu, cpu_buf, host_out,
+# pinned, self.input_ids.cpu): taken as a host tensor where nothing else
+# tells.
+HOST_NAME_RE = re.compile(r"(^|[._])(cpu|host|pinned|pin|staging)([._]|$)|_cpu|cpu_|host_|_host|pinned",
+                          re.I)
+
+
+def dotted(node):
+    """'a.b.c' for Name/Attribute chains, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def callee_name(call):
+    return dotted(call.func) if isinstance(call, ast.Call) else None
+
+
+def kwarg(call, name):
+    for k in call.keywords:
+        if k.arg == name:
+            return k.value
+    return None
+
+
+def is_true(node, facts=None):
+    if isinstance(node, ast.Constant):
+        return node.value is True
+    if isinstance(node, ast.Name) and facts is not None:
+        return facts.constant(node.id) is True
+    return False
+
+
+def device_of(node, facts):
+    """'cpu', 'cuda' for a device expression, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        v = node.value.split(":")[0]
+        return v if v in ("cpu", "cuda") else None
+    if isinstance(node, ast.Call):
+        name = callee_name(node)
+        if name in ("torch.device", "device") and node.args:
+            return device_of(node.args[0], facts)
+    if isinstance(node, ast.Name):
+        return facts.device(node.id)
+    name = dotted(node)
+    if name in ("torch.cuda.current_device",):
+        return "cuda"
+    return None
+
+
+class Stream:
+    """A stream as the analysis names it: kind is 'current' (the stream
+    current at the function's start), 'new' (a torch.cuda.Stream() this
+    function created, name its variable), 'default', or 'any' (an
+    expression the check cannot identify: a parameter, an attribute, a
+    call's result)."""
+    __slots__ = ("kind", "name")
+
+    def __init__(self, kind, name=""):
+        self.kind, self.name = kind, name
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and (self.kind, self.name) == (other.kind, other.name)
+
+    def __hash__(self):
+        return hash((self.kind, self.name))
+
+    def __repr__(self):
+        return "Stream(%s,%s)" % (self.kind, self.name)
+
+    def describe(self):
+        return {"current": "the current stream", "default": "the default stream",
+                "new": "stream '%s'" % self.name}.get(self.kind, "stream '%s'" % self.name
+                                                      if self.name else "an unknown stream")
+
+
+CURRENT = Stream("current")
+DEFAULT = Stream("default")
+
+
+def known_different(a, b):
+    """Whether streams a and b are known to be different streams. Where the
+    check cannot tell, they are not (it must not claim they differ)."""
+    if a == b or a.kind == "any" or b.kind == "any":
+        return False
+    if a.kind == "new" or b.kind == "new":
+        return True  # a stream this function created is no other one
+    return False     # current vs default: the caller may not have changed it
+
+
+def tensor_kind(node, facts):
+    """'gpu', 'pinned', 'pageable' or None (unknown) for a tensor expression."""
+    if isinstance(node, ast.Name):
+        return facts.kind(node.id)
+    if isinstance(node, ast.Attribute):
+        return facts.kind(dotted(node)) if dotted(node) else None
+    if not isinstance(node, ast.Call):
+        return None
+    name = callee_name(node) or ""
+    head, _, last = name.rpartition(".")
+    if head in TORCH_NAMES and last in FACTORIES:
+        dev = kwarg(node, "device")
+        if dev is not None:
+            d = device_of(dev, facts)
+            if d == "cuda":
+                return "gpu"
+            if d != "cpu":
+                return None
+        if last.endswith("_like") and dev is None:
+            return None
+        if is_true(kwarg(node, "pin_memory"), facts):
+            return "pinned"
+        return "pageable"
+    if head in TORCH_NAMES and last == "from_numpy":
+        return "pageable"
+    if isinstance(node.func, ast.Attribute):
+        attr = node.func.attr
+        if attr == "cuda":
+            return "gpu"
+        if attr == "pin_memory":
+            return "pinned"
+        if attr == "cpu":
+            return "pageable" if tensor_kind(node.func.value, facts) == "gpu" else None
+        if attr == "to":
+            d = to_device(node, facts)
+            if d == "cuda":
+                return "gpu"
+            if d == "cpu":
+                return "pinned" if non_blocking_of_to(node, facts) else None
+    return None
+
+
+def to_device(call, facts):
+    """The device a `.to(...)` call moves to: 'cpu', 'cuda', or None."""
+    dev = kwarg(call, "device")
+    if dev is not None:
+        return device_of(dev, facts)
+    if call.args:
+        d = device_of(call.args[0], facts)
+        if d:
+            return d
+        k = tensor_kind(call.args[0], facts)
+        if k in ("pinned", "pageable"):
+            return "cpu"
+        if k == "gpu":
+            return "cuda"
+    return None
+
+
+def non_blocking_of_to(call, facts):
+    nb = kwarg(call, "non_blocking")
+    if nb is not None:
+        return is_true(nb, facts)
+    # to(device, dtype, non_blocking) / to(tensor, non_blocking)
+    if len(call.args) >= 3:
+        return is_true(call.args[2], facts)
+    if len(call.args) == 2 and tensor_kind(call.args[0], facts) in ("pinned", "pageable"):
+        return is_true(call.args[1], facts)
+    return False
+
+
+def async_copy(call, facts):
+    """For an asynchronous device-to-host copy: ('result', src) when the
+    copy's destination is the call's result (t.to(cpu, non_blocking=True)),
+    ('into', dst) for dst.copy_(src, non_blocking=True); else None."""
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        return None
+    attr, obj = call.func.attr, call.func.value
+    if attr == "to":
+        if to_device(call, facts) != "cpu" or not non_blocking_of_to(call, facts):
+            return None
+        if tensor_kind(obj, facts) in ("pinned", "pageable"):
+            return None  # already on the CPU: returns itself
+        return ("result", obj)
+    if attr == "copy_" and call.args:
+        nb = kwarg(call, "non_blocking")
+        if nb is None and len(call.args) >= 2:
+            nb = call.args[1]
+        if nb is None or not is_true(nb, facts):
+            return None
+        dst_kind = tensor_kind(obj, facts)
+        if dst_kind in ("gpu", "pageable"):
+            return None  # host-to-device, or synchronous into pageable memory
+        if dst_kind is None and not HOST_NAME_RE.search(dotted(obj) or ""):
+            # Of unknown origin: Python has no types to tell a GPU tensor
+            # from a host one, and device-to-device copy_ is the common
+            # case (vLLM's input_ids.copy_(..., non_blocking=True)); a name
+            # saying it is on the host (x_cpu, self.host_buf, pinned) is
+            # taken as one.
+            return None
+        if tensor_kind(call.args[0], facts) in ("pinned", "pageable"):
+            return None  # a host source
+        return ("into", obj)
+    return None
+
+
+def stream_of(node, facts, current):
+    """The Stream an expression names (current: the current stream there)."""
+    name = callee_name(node) if isinstance(node, ast.Call) else None
+    if name in ("torch.cuda.current_stream", "torch.cuda.current_stream_"):
+        return current if not node.args and not node.keywords else Stream("any")
+    if name == "torch.cuda.default_stream":
+        return DEFAULT if not node.args and not node.keywords else Stream("any")
+    if isinstance(node, ast.Name):
+        return facts.stream(node.id, current)
+    if node is None:
+        return current
+    text = dotted(node)
+    return Stream("any", text or "")
+
+
+def is_new_stream(node):
+    return isinstance(node, ast.Call) and callee_name(node) in (
+        "torch.cuda.Stream", "torch.cuda.streams.Stream", "Stream")
+
+
+def is_new_event(node):
+    return isinstance(node, ast.Call) and callee_name(node) in (
+        "torch.cuda.Event", "torch.cuda.streams.Event", "Event")
+
+
+def is_device_sync(call):
+    name = callee_name(call) or ""
+    return name in ("torch.cuda.synchronize", "torch.accelerator.synchronize",
+                    "torch.cuda.current_stream().synchronize") or name.endswith(".cuda.synchronize")
+
+
+def maybe_copy(call):
+    """Could this call be an asynchronous device-to-host copy, whatever
+    its operands turn out to be? (`x.to(..., non_blocking=<not False>)`,
+    `x.to(a, b, <not False>)`, `x.copy_(src, <not False>)`.) The cheap
+    pre-filter of which functions are analysed at all."""
+    if not isinstance(call.func, ast.Attribute) or call.func.attr not in ("to", "copy_"):
+        return False
+    nb = kwarg(call, "non_blocking")
+    if nb is None:
+        pos = 2 if call.func.attr == "to" else 1
+        if call.func.attr == "to" and len(call.args) == 2:
+            pos = 1  # to(other, non_blocking)
+        nb = call.args[pos] if len(call.args) > pos else None
+    return nb is not None and not (isinstance(nb, ast.Constant) and not nb.value)
+
+
+ORDERING_NAMES = {"synchronize", "record", "record_event", "query", "wait_stream", "wait_event",
+                  "wait", "stream", "item", "tolist", "cpu", "current_stream", "default_stream"}
+
+
+def may_order(call):
+    """Could this call synchronize, record an event, or change the current
+    stream (a helper containing one is looked into at its calls)?"""
+    name = callee_name(call) or ""
+    last = name.rsplit(".", 1)[-1] if name else (
+        call.func.attr if isinstance(call.func, ast.Attribute) else "")
+    return last in ORDERING_NAMES or sync_like_name(last) or last in CONVERTING_BUILTINS
+
+
+def is_constructor(name, module_classes):
+    """A call that constructs an object (a class of the module, or a
+    CamelCase name): its arguments are stored, not read."""
+    last = (name or "").rsplit(".", 1)[-1]
+    return last in module_classes or (last[:1].isupper() and not last.isupper())
+
+
+def sync_like_name(name):
+    """An unresolved function named like a synchronization (a project's own
+    `synchronize()` wrapper): taken as one, rather than warn on the code
+    after it."""
+    last = name.rsplit(".", 1)[-1].lower()
+    return last not in NOT_SYNCS and ("synchron" in last or last in ("sync", "wait", "barrier")
+                                      or last.endswith("_sync") or last.startswith("sync_"))

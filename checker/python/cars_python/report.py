@@ -1,0 +1,131 @@
+"""Findings as clang-tidy prints them, suppressions, and the command line
+of the Python front end:
+
+    python3 -m cars_python [--warnings-as-errors] [--quiet] FILE.py ...
+
+Output: `file:line:col: warning: <message> [cuda-async-read-before-sync]`,
+the source line and a caret, then the notes (`file:line:col: note: ...`),
+as clang-tidy does for the C++ check; a function the analysis budget
+stopped is a `remark:` line, so that silence never means "not analysed".
+Suppressions: `# NOLINT`,
+`# NOLINT(cuda-async-read-before-sync)`, `# NOLINTNEXTLINE(...)` (the
+next line), and flake8's `# noqa` / `# noqa: CAR001` on the finding's line.
+Exit status: 0 (findings are warnings, as clang-tidy's), 1 with findings
+under --warnings-as-errors, 2 when a file could not be read or parsed
+(one `error:` line each; the other files are still checked).
+"""
+
+import argparse
+import io
+import re
+import sys
+import tokenize
+
+from . import CHECK, FLAKE8_CODE, analysis
+
+NOLINT_RE = re.compile(r"#.*\bNOLINT(NEXTLINE)?\b(\(([^)]*)\))?")
+NOQA_RE = re.compile(r"#.*\bnoqa\b(?::\s*([A-Z0-9, ]+))?", re.I)
+
+
+def _applies(checks):
+    if checks is None:
+        return True
+    return any(c.strip() in (CHECK, "*", "cuda-*") for c in checks.split(","))
+
+
+def suppressed_lines(source):
+    """Lines on which a finding is suppressed, from the source's comments."""
+    out = set()
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return out
+    for tok in tokens:
+        if tok.type != tokenize.COMMENT:
+            continue
+        line = tok.start[0]
+        m = NOLINT_RE.search(tok.string)
+        if m and _applies(m.group(3) if m.group(2) else None):
+            out.add(line + 1 if m.group(1) else line)
+        m = NOQA_RE.search(tok.string)
+        if m and (m.group(1) is None or FLAKE8_CODE in m.group(1).upper().replace(" ", "").split(",")):
+            out.add(line)
+    return out
+
+
+def unsuppressed(findings, source):
+    lines = suppressed_lines(source)
+    return [f for f in findings if f.line not in lines]
+
+
+def format_finding(f, filename, source_lines):
+    out = ["%s:%d:%d: warning: %s [%s]" % (filename, f.line, f.col, f.message, CHECK)]
+    if 0 < f.line <= len(source_lines):
+        text = source_lines[f.line - 1].rstrip("\n")
+        out.append("%5d | %s" % (f.line, text))
+        width = max(1, (f.end_col or f.col + 1) - f.col)
+        out.append("      | %s^%s" % (" " * (f.col - 1), "~" * (width - 1)))
+    for line, col, text in f.notes:
+        out.append("%s:%d:%d: note: %s" % (filename, line, col, text))
+        if 0 < line <= len(source_lines):
+            out.append("%5d | %s" % (line, source_lines[line - 1].rstrip("\n")))
+            out.append("      | %s^" % (" " * (col - 1)))
+    return "\n".join(out)
+
+
+def check_file(path):
+    """(findings, source text) of one file; raises OSError, SyntaxError,
+    ValueError (a NUL byte) or UnicodeDecodeError."""
+    from . import check_source
+    with open(path, "rb") as f:
+        data = f.read()
+    source = data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
+    return check_source(source, path), source
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="cuda-async-read-before-sync (Python)",
+        description="The check on PyTorch Python files: host uses of an asynchronous "
+                    "device-to-host copy's destination before a covering synchronization.")
+    ap.add_argument("files", nargs="+", metavar="FILE.py")
+    ap.add_argument("--warnings-as-errors", action="store_true",
+                    help="exit 1 when there is a finding")
+    ap.add_argument("--quiet", action="store_true", help="no summary line on stderr")
+    ap.add_argument("--max-block-visits", type=int, metavar="N",
+                    help="the analysis budget per function (default %d block visits); a "
+                         "function past it gets a remark instead of findings" % analysis.MAX_VISITS)
+    ns = ap.parse_args(argv)
+    if ns.max_block_visits is not None:
+        if ns.max_block_visits < 1:
+            ap.error("--max-block-visits must be at least 1")
+        analysis.MAX_VISITS = ns.max_block_visits
+    status, total = 0, 0
+    for path in ns.files:
+        try:
+            findings, source = check_file(path)
+        except SyntaxError as e:
+            print("%s:%s:%s: error: %s [clang-diagnostic-error]"
+                  % (path, e.lineno or 1, e.offset or 1, e.msg), flush=True)
+            status = 2
+            continue
+        except (OSError, ValueError, UnicodeDecodeError) as e:
+            print("%s: error: cannot read: %s" % (path, e), flush=True)
+            status = 2
+            continue
+        except RecursionError:
+            print("%s: error: cannot analyse: expressions nested too deeply" % path, flush=True)
+            status = 2
+            continue
+        lines = source.splitlines()
+        for f in findings:
+            print(format_finding(f, path, lines), flush=True)
+        for line, name in findings.not_analysed:
+            print("%s:%d:1: remark: '%s' was not analysed: it exceeds the analysis budget "
+                  "[%s]" % (path, line, name, CHECK), flush=True)
+        total += len(findings)
+    if not ns.quiet and total:
+        print("%d warning%s generated." % (total, "" if total == 1 else "s"), file=sys.stderr)
+    if status == 0 and total and ns.warnings_as_errors:
+        status = 1
+    return status

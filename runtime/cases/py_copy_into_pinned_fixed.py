@@ -1,0 +1,30 @@
+# The fix of py_copy_into_pinned.py: the current stream synchronized first.
+#
+# semantics.md row: Python: dst.copy_(src, non_blocking=True) into pin_memory=True, current_stream().synchronize(), read
+# Expected on the GPU: fresh data
+# Expected from the check: silent
+#
+# Twin: py_copy_into_pinned.py
+#
+# RUN: %cars_python %s | FileCheck %s --allow-empty --implicit-check-not='warning:'
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import torch  # noqa: E402
+import rt_torch as rt  # noqa: E402
+
+def scenario():
+    b = torch.empty(rt.K_ELEMS, device="cuda")
+    rt.prime_device(b)
+    host = torch.empty(rt.K_ELEMS, pin_memory=True)
+    host.fill_(rt.K_SENTINEL)
+    gen = rt.next_generation()
+    rt.produce(b, gen)
+    host.copy_(b, non_blocking=True)
+    torch.cuda.current_stream().synchronize()
+    v = host[0].item()  # access: read
+    rt.observe("read", v, gen)
+
+if __name__ == "__main__":
+    sys.exit(rt.main(scenario))

@@ -1,0 +1,33 @@
+# A copy on a side stream, then only the current (default) stream synchronized: pool streams
+# are non-blocking, so that does not wait for the copy.
+#
+# semantics.md row: Python: copy under torch.cuda.stream(side), torch.cuda.current_stream().synchronize()
+# Expected on the GPU: the access reads stale data (the sentinel)
+# Expected from the check: warns at the access
+#
+# Twin: py_side_stream_side_sync.py
+#
+# RUN: %cars_python %s | FileCheck %s --allow-empty --implicit-check-not='warning:'
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import torch  # noqa: E402
+import rt_torch as rt  # noqa: E402
+
+def scenario():
+    b = torch.empty(rt.K_ELEMS, device="cuda")
+    rt.prime_device(b)
+    side = torch.cuda.Stream()
+    gen = rt.next_generation()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        rt.produce(b, gen)
+        temp = b.to("cpu", non_blocking=True)
+    torch.cuda.current_stream().synchronize()
+    v = temp[0].item()  # access: read
+    # CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: {{.*}}
+    rt.observe("read", v, gen)
+
+if __name__ == "__main__":
+    sys.exit(rt.main(scenario))

@@ -1,0 +1,58 @@
+# dst.copy_(src, non_blocking=True): asynchronous into a pinned destination
+# or one of unknown origin (a parameter, an attribute) whose name says it is
+# on the host (host, x_cpu, pinned); synchronous into a
+# pageable one (PyTorch stages it), and not device-to-host into the GPU or
+# from the host.
+#
+# RUN: %cars_python %s | FileCheck %s --implicit-check-not='warning:'
+import torch
+
+
+def into_pinned(g):
+    host = torch.empty(4, pin_memory=True)
+    host.copy_(g, non_blocking=True)
+    return host.sum()
+    # CHECK: copy-into.py:[[@LINE-1]]:12: warning: 'host' is read before
+    # CHECK: copy-into.py:[[@LINE-3]]:5: note: asynchronous device-to-host copy into 'host' on the current stream is issued here
+
+
+def into_pin_memory(g):
+    host = torch.empty(4).pin_memory()
+    host.copy_(g, True)
+    return host.sum()
+    # CHECK: copy-into.py:[[@LINE-1]]:12: warning: 'host' is read before
+
+
+def into_parameter(host, g):
+    host.copy_(g, non_blocking=True)
+    return host.sum()
+    # CHECK: copy-into.py:[[@LINE-1]]:12: warning: 'host' is read before
+
+
+class Offloader:
+    def offload(self, g):
+        self.cpu_buf.copy_(g, non_blocking=True)
+        return self.cpu_buf.max()
+        # CHECK: copy-into.py:[[@LINE-1]]:16: warning: 'self.cpu_buf' is read before
+
+
+# Silent: a destination of unknown origin whose name does not say it is on
+# the host: most likely a device-to-device copy (vLLM's
+# input_ids.copy_(rand_input_ids()[:n], non_blocking=True); input_ids.fill_(0)).
+def into_unknown(input_ids, src):
+    input_ids.copy_(src, non_blocking=True)
+    input_ids.fill_(0)
+    return input_ids.sum()
+
+
+# Silent: pageable, GPU destinations, host sources, blocking copies.
+def not_async_device_to_host(g, cpu_src):
+    pageable = torch.empty(4)
+    pageable.copy_(g, non_blocking=True)
+    gpu = torch.empty(4, device="cuda")
+    gpu.copy_(cpu_src, non_blocking=True)
+    pinned = torch.empty(4, pin_memory=True)
+    pinned.copy_(torch.zeros(4), non_blocking=True)
+    other = torch.empty(4, pin_memory=True)
+    other.copy_(g)
+    return pageable.sum(), pinned.sum(), other.sum()
