@@ -667,7 +667,7 @@ def python_findings(paths, root):
             f.update(rule="clang-diagnostic-error", level="error", notes=[])
             out.append(f)
             continue
-        except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
+        except (OSError, ValueError, UnicodeDecodeError, LookupError, RecursionError) as e:
             f = where(path, 1, 1, None, "cannot read: %s" % e if not isinstance(e, RecursionError)
                       else "cannot analyse: expressions nested too deeply", [])
             f.update(rule="clang-diagnostic-error", level="error", notes=[])

@@ -25,12 +25,20 @@ Standard library only; never raises on valid syntax.
 """
 
 import ast
+import heapq
 
 from . import model
 from .cfg import build_cfg
 
 HELPER_DEPTH = 3
 MAX_VISITS = 20000
+# The work one top-level function may cost, helpers looked through included:
+# block visits weighted by the size of the state they carry.
+MAX_COST = 1000000
+
+
+class OverBudget(Exception):
+    pass
 EMPTY = frozenset()
 
 
@@ -54,37 +62,83 @@ class Finding:
         return (self.line, self.col, self.message)
 
 
-class State:
-    __slots__ = ("names", "live", "events", "cur", "misses")
+class Info:
+    """What is known of one copy in flight on every path to a point (must:
+    intersected at joins): the events recorded after it on a stream that
+    orders it, the streams it is ordered before (its own, and those made to
+    wait for it: wait_stream, wait_event), and the branch literals that
+    held where it was issued or since (name, truth)."""
+    __slots__ = ("events", "streams", "conds")
 
-    def __init__(self, names=None, live=EMPTY, events=None, cur=(model.CURRENT,), misses=None):
+    def __init__(self, events, streams, conds):
+        self.events, self.streams, self.conds = events, streams, conds
+
+    def key(self):
+        return (self.events, self.streams, self.conds)
+
+    def meet(self, other):
+        return Info(self.events & other.events, self.streams & other.streams,
+                    self.conds & other.conds)
+
+    def replace(self, events=None, streams=None, conds=None):
+        return Info(self.events if events is None else events,
+                    self.streams if streams is None else streams,
+                    self.conds if conds is None else conds)
+
+
+class State:
+    __slots__ = ("names", "live", "recorded", "recorded_all", "cur", "misses", "conds")
+
+    def __init__(self, names=None, live=None, recorded=EMPTY, cur=(model.CURRENT,), misses=None,
+                 conds=None, recorded_all=EMPTY):
         self.names = names or {}
-        self.live = live
-        self.events = events or {}
+        self.live = live or {}          # copy id -> Info
+        self.recorded = recorded        # event paths recorded on some path here
+        self.recorded_all = recorded_all  # ... on every path here
         self.cur = cur
         self.misses = misses or {}
+        self.conds = conds or {}        # name -> truth, on every path here
 
     def copy(self):
-        return State(dict(self.names), self.live, dict(self.events), self.cur, dict(self.misses))
+        return State(dict(self.names), dict(self.live), self.recorded, self.cur,
+                     dict(self.misses), dict(self.conds), self.recorded_all)
 
     def current(self):
         return self.cur[-1]
 
     def key(self):
-        return (frozenset(self.names.items()), self.live, frozenset(self.events.items()), self.cur)
+        return (frozenset(self.names.items()),
+                frozenset((c, i.key()) for c, i in self.live.items()),
+                self.recorded, self.recorded_all, self.cur, frozenset(self.conds.items()))
 
     def join(self, other):
         names = dict(self.names)
         for k, v in other.names.items():
             names[k] = names.get(k, EMPTY) | v
-        events = {}
-        for k, (cov, s) in self.events.items():
-            if k in other.events:
-                ocov, os_ = other.events[k]
-                events[k] = (cov & ocov, s if s == os_ else model.Stream("any"))
+        live = dict(other.live)
+        for c, info in self.live.items():
+            live[c] = info.meet(live[c]) if c in live else info
         misses = dict(other.misses)
         misses.update(self.misses)
-        return State(names, self.live | other.live, events, self.cur, misses)
+        conds = {k: v for k, v in self.conds.items() if other.conds.get(k) == v}
+        return State(names, live, self.recorded | other.recorded, self.cur, misses, conds,
+                     self.recorded_all & other.recorded_all)
+
+    def forget(self, path):
+        """path names something else now: drop it from events and literals."""
+        self.conds.pop(path, None)
+        for c, info in list(self.live.items()):
+            if path in info.events or any(n == path for n, _ in info.conds):
+                self.live[c] = info.replace(
+                    events=info.events - {path},
+                    conds=frozenset(x for x in info.conds if x[0] != path))
+
+    def set_literal(self, name, truth):
+        """On this path, name's truth is known (a branch taken, a constant
+        assigned): every copy in flight holds it."""
+        self.conds[name] = truth
+        for c, info in list(self.live.items()):
+            self.live[c] = info.replace(conds=(info.conds - {(name, not truth)}) | {(name, truth)})
 
 
 class Facts:
@@ -95,6 +149,7 @@ class Facts:
         self.parent = parent
         self._active = set()
         self.values = {}
+        self.queries = {}
         self.with_depth = {}
         self._scan(fn_body)
 
@@ -103,6 +158,14 @@ class Facts:
             self.values[name] = None  # bound twice: unknown
         else:
             self.values[name] = value
+        # Every binding `name = <obj>.query()` with the same obj: a query flag.
+        obj = (model.dotted(value.func.value) if isinstance(value, ast.Call)
+               and isinstance(value.func, ast.Attribute) and value.func.attr == "query"
+               and not value.args else None)
+        if name not in self.queries:
+            self.queries[name] = (obj, value.func.value if obj else None)
+        elif self.queries[name][0] != obj:
+            self.queries[name] = (None, None)
         if in_stream_with:
             self.with_depth[name] = True
 
@@ -111,8 +174,8 @@ class Facts:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 return
             if isinstance(node, (ast.With, ast.AsyncWith)):
-                inner = in_with or any(model.callee_name(i.context_expr) == "torch.cuda.stream"
-                                       for i in node.items)
+                inner = in_with or any(model.callee_name(i.context_expr) in model.STREAM_CONTEXTS
+                                       or isinstance(i.context_expr, ast.Name) for i in node.items)
                 for i in node.items:
                     if i.optional_vars is not None:
                         for n in ast.walk(i.optional_vars):
@@ -171,7 +234,19 @@ class Facts:
         v, _ = self.value(name)
         return v.value if isinstance(v, ast.Constant) else None
 
-    def stream(self, name, current):
+    def stream(self, name, entry_current):
+        """The stream a name is bound to (entry_current: the stream current
+        where the function began, which `current_stream()` outside any
+        `with` gave)."""
+        if name in self._active:
+            return model.Stream("any", name)
+        self._active.add(name)
+        try:
+            return self._stream(name, entry_current)
+        finally:
+            self._active.discard(name)
+
+    def _stream(self, name, entry_current):
         v, known = self.value(name)
         if v is None:
             return model.Stream("any", name)
@@ -181,8 +256,15 @@ class Facts:
             return model.DEFAULT
         if (isinstance(v, ast.Call) and model.callee_name(v) == "torch.cuda.current_stream"
                 and not v.args and not self.with_depth.get(name)):
-            return model.CURRENT
+            return entry_current
+        if isinstance(v, ast.Name) and v.id != name:
+            return self.stream(v.id, entry_current)  # t = s
         return model.Stream("any", name)
+
+    def query_flag(self, name):
+        """The event or stream node whose query() every binding of name is."""
+        obj, node = self.queries.get(name, (None, None))
+        return node if obj else None
 
     def is_event(self, name):
         v, _ = self.value(name)
@@ -199,6 +281,7 @@ class Module:
         self.functions = {}   # name -> FunctionDef at module level
         self.classes = {}     # class name -> {method name: FunctionDef}
         self.method_class = {}  # id(FunctionDef) -> class name
+        self.bases = {}       # class name -> its bases' names
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[node.name] = node
@@ -206,12 +289,16 @@ class Module:
                 methods = {n.name: n for n in node.body
                            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
                 self.classes[node.name] = methods
+                self.bases[node.name] = [model.dotted(b) or "?" for b in node.bases
+                                         if model.dotted(b) != "object"]
                 for m in methods.values():
                     self.method_class[id(m)] = node.name
         self.facts = Facts([n for n in tree.body
                             if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))])
         self.copies = {}
+        self.cost = 0
         self.prepared = {}  # id(function) -> (facts, cfg, params): built once
+        self._class_facts = {}
         self.helper_runs = {}  # (id(function), entry state) -> a finished run
         self._relevance()
 
@@ -235,7 +322,7 @@ class Module:
                         continue
                     if model.maybe_copy(n):
                         copying = effectful = True
-                    elif model.may_order(n):
+                    elif model.may_order(n) or self._may_be_inherited(n):
                         effectful = True
                     f = n.func
                     if isinstance(f, ast.Name):
@@ -265,6 +352,58 @@ class Module:
         self.copying = {k for k, (c, _) in own.items() if c}
         self.effectful = {k for k, (_, e) in own.items() if e}
 
+    def _may_be_inherited(self, call):
+        """super().m(...), or self.m(...) where no class of the module has m:
+        a method from another module, taken as a possible sync."""
+        f = call.func
+        if not Function.on_self_or_super(f):
+            return False
+        return isinstance(f.value, ast.Call) or not any(f.attr in ms for ms in self.classes.values())
+
+    def method(self, cls, name, skip_own=False, seen=None):
+        """The FunctionDef that cls.name resolves to among the module's
+        classes (own methods first, then the bases in order), or None."""
+        seen = seen or set()
+        if cls in seen or cls not in self.classes:
+            return None
+        seen.add(cls)
+        if not skip_own and name in self.classes[cls]:
+            return self.classes[cls][name]
+        for base in self.bases.get(cls, ()):
+            found = self.method(base, name, False, seen)
+            if found is not None:
+                return found
+        return None
+
+    def resolvable(self, cls, seen=None):
+        """Whether every base of cls is a class of this module (or object),
+        so that a method it lacks is one it does not have."""
+        seen = seen or set()
+        if cls in seen:
+            return True
+        seen.add(cls)
+        return all(b in self.classes and self.resolvable(b, seen) for b in self.bases.get(cls, ()))
+
+    def spend(self, amount):
+        self.cost += amount
+        if self.cost > MAX_COST:
+            raise OverBudget()
+
+    def class_facts(self, cls):
+        """What the class's methods bind self.<attr> to (flow-insensitive:
+        self.cpu_buf = torch.empty(n) in __init__ makes it pageable in
+        every method)."""
+        if cls not in self._class_facts:
+            stmts = []
+            for fn in self.classes.get(cls, {}).values():
+                stmts += [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                          and any((model.dotted(t) or "").startswith("self.")
+                                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            f = Facts(stmts, parent=self.facts)
+            f.values = {k: v for k, v in f.values.items() if k.startswith("self.")}
+            self._class_facts[cls] = f
+        return self._class_facts[cls]
+
     def prepare(self, node, body):
         key = id(node)
         if key not in self.prepared:
@@ -276,7 +415,11 @@ class Module:
                     params.append(a.vararg.arg)
                 if a.kwarg:
                     params.append(a.kwarg.arg)
-            facts = Facts(body, parent=self.facts)
+            parent = self.facts
+            cls = self.method_class.get(key)
+            if cls is not None:
+                parent = self.class_facts(cls)
+            facts = Facts(body, parent=parent)
             for p in params:
                 facts.values[p] = None
             self.prepared[key] = (facts, build_cfg(body), params)
@@ -307,25 +450,29 @@ class Function:
     def run(self, entry):
         order = self.cfg.reverse_post_order()
         index = {b.id: k for k, b in enumerate(order)}
+        blocks = {b.id: b for b in order}
         ins = {self.cfg.entry.id: entry}
-        work = [self.cfg.entry]
+        work, queued = [(0, self.cfg.entry.id)], {self.cfg.entry.id}
         visits = 0
         self.report = False
         while work:
-            work.sort(key=lambda b: index.get(b.id, 0))
-            block = work.pop(0)
+            _, bid = heapq.heappop(work)  # in reverse post-order
+            queued.discard(bid)
+            block = blocks[bid]
             visits += 1
+            self.m.spend(1 + len(ins[bid].live) + len(ins[bid].names))
             if visits > MAX_VISITS:
                 return None
-            out = self.transfer_block(block, ins[block.id].copy())
+            out = self.transfer_block(block, ins[bid].copy())
             for e in block.succs:
                 st = self.assume(e.assume, out.copy()) if e.assume else out
                 old = ins.get(e.target.id)
                 new = st if old is None else old.join(st)
                 if old is None or new.key() != old.key():
                     ins[e.target.id] = new
-                    if e.target not in work:
-                        work.append(e.target)
+                    if e.target.id not in queued and e.target.id in index:
+                        queued.add(e.target.id)
+                        heapq.heappush(work, (index[e.target.id], e.target.id))
         # The reporting pass, over the converged states.
         self.report = True
         exit_state = None
@@ -342,6 +489,9 @@ class Function:
                 self.stmt(node, st)
             elif kind == "test":
                 self.consume(self.ev(node, st), node, st)
+                self.blocking_test(node, st)
+            elif kind == "subject":
+                self.ev(node, st)
             elif kind == "iter":
                 self.consume(self.ev(node.iter, st), node.iter, st)
             elif kind == "bind":
@@ -349,8 +499,11 @@ class Function:
             elif kind == "enter":
                 ctx = node.context_expr
                 self.ev(ctx, st)
-                if model.callee_name(ctx) == "torch.cuda.stream" and ctx.args:
-                    st.cur = st.cur + (model.stream_of(ctx.args[0], self.facts, st.current()),)
+                if self.manager_may_sync(ctx, "__enter__"):
+                    st.live = {}
+                stream = model.stream_context(ctx, self.facts)
+                if stream is not None:
+                    st.cur = st.cur + (model.stream_of(stream, self.facts, st),)
                 else:
                     st.cur = st.cur + (st.current(),)
                 if node.optional_vars is not None:
@@ -358,21 +511,72 @@ class Function:
             elif kind == "exit":
                 if len(st.cur) > 1:
                     st.cur = st.cur[:-1]
+                if self.manager_may_sync(node.context_expr, "__exit__"):
+                    st.live = {}  # `with synced():` / a timer that synchronizes on exit
             elif kind == "def":
                 name = getattr(node, "name", None)
                 if name:
                     st.names.pop(name, None)
         return st
 
+    def manager_may_sync(self, ctx, which):
+        """A context manager of the module whose __enter__/__exit__ (or, for
+        a @contextmanager generator, its body) may synchronize."""
+        if not isinstance(ctx, ast.Call):
+            return False
+        name = model.callee_name(ctx) or ""
+        fn = self.m.functions.get(name)
+        if fn is not None:
+            return id(fn) in self.m.effectful and any(
+                isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fn))
+        if name in self.m.classes:
+            method = self.m.method(name, which)
+            return method is not None and id(method) in self.m.effectful
+        return False
+
+    def gpu_scalar(self, expr, st):
+        """A tensor method's or torch function's result on a tensor not
+        known to be on the CPU (mask.any(), x.sum(), torch.isfinite(l).all())."""
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                    and n.func.attr in model.REDUCTIONS:
+                obj = n.func.value
+                if model.tensor_kind(obj, self.facts) not in ("pinned", "pageable") \
+                        and not self.ev_quiet(obj, st) and not isinstance(obj, ast.Constant):
+                    return True
+        return False
+
+    def blocking_test(self, expr, st):
+        """if / while / assert on a GPU scalar: bool() of it blocks the host
+        until the current stream has computed it."""
+        if self.gpu_scalar(expr, st):
+            self.sync_stream(st.current(), st, expr)
+
     def assume(self, assume, st):
         """On an edge taken when `expr` was `truth`: a true query() means
-        the event (or stream) is complete."""
+        the event (or stream) is complete; a name's truth drops the copies
+        issued only where it had the other one; a false CUDA test
+        (torch.cuda.is_available(), x.is_cuda, x.device.type == "cuda") means
+        no copy was asynchronous."""
         expr, truth = assume
         while isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
             expr, truth = expr.operand, not truth
         if (truth and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
                 and expr.func.attr == "query" and not expr.args):
             self.sync_object(expr.func.value, st, expr)
+        path = model.dotted(expr)
+        if path is not None and isinstance(expr, (ast.Name, ast.Attribute)) \
+                and not model.cuda_test(expr):
+            flag = self.facts.query_flag(path)
+            if truth and flag is not None:
+                self.sync_object(flag, st, expr)  # done = e.query(); while not done: ...
+            for c, info in list(st.live.items()):
+                if (path, not truth) in info.conds:
+                    del st.live[c]  # issued only where path had the other truth
+            st.set_literal(path, truth)
+        cuda = model.cuda_test(expr)
+        if cuda is not None and cuda != truth:
+            st.live = {}  # no CUDA here: no copy was asynchronous
         return st
 
     # -- statements --------------------------------------------------------
@@ -387,7 +591,8 @@ class Function:
                 self.assign(t, s.value, v, st)
         elif isinstance(s, ast.AugAssign):
             v = self.ev(s.value, st)
-            self.consume(v, s.value, st)
+            if not isinstance(s.value, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)):
+                self.consume(v, s.value, st)  # outs += [t] stores it
             tv = self.ev_target(s.target, st)
             self.access(tv, s.target, st, "written")
         elif isinstance(s, ast.Expr):
@@ -402,6 +607,9 @@ class Function:
         elif isinstance(s, ast.Delete):
             for t in s.targets:
                 self.kill_target(t, st)
+        elif isinstance(s, ast.Assert):
+            self.consume(self.ev(s.test, st), s.test, st)
+            self.blocking_test(s.test, st)
         else:
             for child in ast.iter_child_nodes(s):
                 if isinstance(child, ast.expr):
@@ -409,15 +617,28 @@ class Function:
 
     def assign(self, target, value_node, v, st):
         path = model.dotted(target)
-        if (path is not None and isinstance(value_node, ast.Call)
-                and isinstance(value_node.func, ast.Attribute)
-                and value_node.func.attr == "record_event" and not value_node.args):
-            # e = stream.record_event(): a new event, recorded on that stream
-            self.record(path, model.stream_of(value_node.func.value, self.facts, st.current()), st)
         if isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp,
                                    ast.DictComp, ast.SetComp)):
             v = EMPTY  # a container holds it: not followed (its len() or truth is no read)
-        if path is not None and (isinstance(target, ast.Name) or path.startswith("self.")):
+        if path is not None:
+            alias = model.dotted(value_node) if isinstance(value_node, (ast.Name, ast.Attribute)) else None
+            st.forget(path)  # path names another object now
+            if alias:  # e2 = e: the same event
+                for c, info in list(st.live.items()):
+                    if alias in info.events:
+                        st.live[c] = info.replace(events=info.events | {path})
+            if isinstance(value_node, ast.Constant) and isinstance(target, ast.Name):
+                st.set_literal(path, bool(value_node.value))  # pending = True
+            if (isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute)
+                    and value_node.func.attr == "record_event" and not value_node.args):
+                # e = stream.record_event(): a new event, recorded on that stream
+                self.record(path, model.stream_of(value_node.func.value, self.facts, st), st)
+            for k in [k for k in st.names if k.startswith(path + ".")]:
+                del st.names[k]  # out = ...: out.lp is another tensor now
+            if not (isinstance(target, ast.Name) or path.startswith("self.")):
+                st.names.pop(path, None)  # obj.attr of another object: not followed
+                self.ev(target.value, st)
+                return
             if v:
                 st.names[path] = v
                 for cid in v:
@@ -463,6 +684,9 @@ class Function:
         for n in ast.walk(t):
             if isinstance(n, ast.Name):
                 st.names.pop(n.id, None)
+                st.forget(n.id)
+                for k in [k for k in st.names if k.startswith(n.id + ".")]:
+                    del st.names[k]
         path = model.dotted(t)
         if path:
             st.names.pop(path, None)
@@ -531,7 +755,28 @@ class Function:
         if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
             self.ev(node.value, st)
             return EMPTY
-        # Operators, comprehensions, f-strings, ...: the operands are read.
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            # The iterables and conditions are read; the elements are stored
+            # ([t.to("cpu", non_blocking=True) for t in ts] reads nothing).
+            for gen in node.generators:
+                self.consume(self.ev(gen.iter, st), gen.iter, st)
+                self.kill_target(gen.target, st)
+                for cond in gen.ifs:
+                    self.consume(self.ev(cond, st), cond, st)
+            if isinstance(node, ast.DictComp):
+                self.consume(self.ev(node.key, st), node.key, st)
+                self.ev(node.value, st)
+            else:
+                self.ev(node.elt, st)
+            return EMPTY
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(
+                node.left, (ast.List, ast.Tuple, ast.Name)) and isinstance(node.right, (ast.List, ast.Tuple)):
+            self.ev(node.left, st)  # outs + [y]: a longer list, nothing read
+            self.ev(node.right, st)
+            return EMPTY
+        if isinstance(node, ast.Constant):
+            return EMPTY
+        # Operators, f-strings, ...: the operands are read.
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.consume(self.ev(child, st), child, st)
@@ -546,6 +791,10 @@ class Function:
         copy = model.async_copy(node, self.facts)
         attr = func.attr if isinstance(func, ast.Attribute) else None
         name = model.callee_name(node) or ""
+        if isinstance(func, ast.Name):
+            bound, _ = self.facts.value(func.id)
+            if isinstance(bound, ast.Attribute) and (model.dotted(bound) or "").startswith("torch."):
+                name = model.dotted(bound)  # wait_all = torch.cuda.synchronize
         result = EMPTY
         obj_v = EMPTY
         if attr is not None and model.dotted(func) not in st.names:
@@ -555,9 +804,17 @@ class Function:
         arg_vals = [(a, self.ev(a, st)) for a in node.args]
         kw_vals = [(k.value, self.ev(k.value, st)) for k in node.keywords]
         reads_args = True
-        if name in model.NOT_READING_BUILTINS or helper is not None:
+        last = name.rsplit(".", 1)[-1]
+        if name in model.NOT_READING_BUILTINS or helper is not None \
+                or name in model.METADATA_FUNCTIONS or last in model.STORING_FUNCTIONS:
             reads_args = False
-        if attr in model.STORING_METHODS or model.is_constructor(name, self.m.classes):
+            if last in ("list", "tuple", "set", "frozenset") and any(
+                    v and not isinstance(a, (ast.List, ast.Tuple, ast.Set, ast.ListComp,
+                                             ast.GeneratorExp)) for a, v in arg_vals):
+                reads_args = True  # list(t) iterates the tensor
+        if attr in model.STORING_METHODS or model.is_constructor(name, self.m.classes) or (
+                attr in model.STORING_UNLESS_TENSOR and not obj_v
+                and model.tensor_kind(func.value, self.facts) is None):
             # lst.append(t), Record(view=t): stored, not read; the check
             # does not follow tensors into containers and objects
             reads_args = False
@@ -579,13 +836,15 @@ class Function:
                 self.access(v, a, st, what)
         # The object of a method call.
         if attr is not None and obj_v and attr not in model.STORING_METHODS:
-            if attr in model.META_METHODS:
+            if attr in model.META_METHODS or (attr == "type" and not node.args and not node.keywords):
                 pass
             elif attr in model.VIEW_METHODS:
                 result = obj_v
             elif attr == "cuda" or (attr == "to" and copy is None
                                     and model.to_device(node, self.facts) != "cpu"):
                 pass  # to the GPU: ordered on the stream, not a host read
+            elif copy is not None and copy[0] == "into":
+                pass  # another copy into it: ordered on the device, not a host write
             elif attr == "copy_" or (attr.endswith("_") and not attr.startswith("_")):
                 self.access(obj_v, func.value, st, "written")
             elif copy is not None:
@@ -599,7 +858,7 @@ class Function:
             if how == "into":
                 c.name = model.dotted(what) or self.m.text(what)
             self.m.copies[c.id] = c
-            st.live = st.live | {c.id}
+            st.live[c.id] = Info(EMPTY, frozenset([c.stream]), frozenset(st.conds.items()))
             st.misses.pop(c.id, None)
             if how == "into":
                 path = model.dotted(what)
@@ -609,43 +868,86 @@ class Function:
             return frozenset([c.id])
         if helper is not None:
             return self.inline(helper, node, arg_vals, kw_vals, st)
+        target = self.target_of(node)
+        if target is not None and id(target) in self.m.effectful:
+            st.live = {}  # a helper past the depth (or recursive) that may synchronize
+            return result
+        if isinstance(func, ast.Name):
+            bound, _ = self.facts.value(func.id)
+            if isinstance(bound, ast.Lambda) and any(
+                    isinstance(n, ast.Call) and model.may_order(n) for n in ast.walk(bound.body)):
+                st.live = {}  # flush = lambda: torch.cuda.synchronize()
+                return result
         self.effects(node, name, attr, st)
         return result
 
     def effects(self, node, name, attr, st):
         """A call's effect on the copies: a synchronization, an event
         record, a call that looks like one and is not."""
-        if model.is_device_sync(node):
-            st.live = EMPTY
+        if model.is_device_sync(name):
+            st.live = {}
+            return
+        if name in ("torch.cuda.Event.synchronize", "torch.cuda.Stream.synchronize",
+                    "torch.Event.synchronize", "torch.Stream.synchronize") and node.args:
+            self.sync_object(node.args[0], st, node)  # the unbound method
             return
         if attr == "synchronize" and not node.args:
             self.sync_object(node.func.value, st, node)
             return
         if attr == "record" and isinstance(node.func.value, (ast.Name, ast.Attribute)):
-            stream = (model.stream_of(node.args[0], self.facts, st.current()) if node.args
-                      else st.current())
+            arg = node.args[0] if node.args else model.kwarg(node, "stream")
+            stream = model.stream_of(arg, self.facts, st) if arg is not None else st.current()
             self.record(model.dotted(node.func.value), stream, st)
             return
         if attr == "record_event" and node.args:
             ev_path = model.dotted(node.args[0])
             if ev_path:
-                self.record(ev_path, model.stream_of(node.func.value, self.facts, st.current()), st)
+                self.record(ev_path, model.stream_of(node.func.value, self.facts, st), st)
             return
-        if attr in model.NOT_SYNCS:
-            for cid in st.live:
-                st.misses[cid] = (node, model.NOT_SYNCS[attr])
+        if attr in ("wait_stream", "wait_event") and node.args:
+            waiter = model.stream_of(node.func.value, self.facts, st)
+            self.wait(waiter, node.args[0], attr, st, node)
             return
-        if attr in model.BLOCKING_READS and not node.args:
+        if attr == "wait" and isinstance(node.func.value, (ast.Name, ast.Attribute)):
+            arg = node.args[0] if node.args else model.kwarg(node, "stream")
+            waiter = model.stream_of(arg, self.facts, st) if arg is not None else st.current()
+            self.wait(waiter, node.func.value, "wait", st, node)
+            return
+        if name in ("torch.cuda.set_stream", "torch.cuda.streams.set_stream") and node.args:
+            st.cur = st.cur[:-1] + (model.stream_of(node.args[0], self.facts, st),)
+            return
+        blocking_to_host = (attr == "to" and model.to_device(node, self.facts) == "cpu"
+                            and not model.non_blocking_of_to(node, self.facts))
+        if (attr in model.BLOCKING_READS and not node.args) or attr in model.SYNCING_OPS \
+                or blocking_to_host:
             kind = model.tensor_kind(node.func.value, self.facts)
             if kind not in ("pinned", "pageable") and not self.ev_quiet(node.func.value, st):
-                self.sync_stream(st.current(), st, node)  # a read of a GPU tensor blocks
+                # a read of a GPU tensor blocks: .item(), .to("cpu"), .nonzero(), ...
+                self.sync_stream(st.current(), st, node)
             return
-        if name in model.CONVERTING_BUILTINS and node.args and all(
-                model.tensor_kind(a, self.facts) == "gpu" for a in node.args[:1]):
-            self.sync_stream(st.current(), st, node)
+        if name in model.SYNCING_FUNCTIONS and node.args and model.tensor_kind(
+                node.args[0], self.facts) not in ("pinned", "pageable") \
+                and not self.ev_quiet(node.args[0], st):
+            self.sync_stream(st.current(), st, node)  # torch.nonzero(gpu), ...
+            return
+        if attr is not None and self.unseen_method(node):
+            # self.m() / super().m() of a base class in another module: its
+            # body is not seen, and GPU code synchronizes implicitly often
+            # (.item(), .nonzero(), masked_select): taken as a possible sync
+            st.live = {}
+            return
+        if name in model.CONVERTING_BUILTINS and node.args and (
+                model.tensor_kind(node.args[0], self.facts) == "gpu"
+                or self.gpu_scalar(node.args[0], st)):
+            self.sync_stream(st.current(), st, node)  # int(mask.sum())
+            return
+        if (name == "torch.where" and len(node.args) == 1) or (
+                attr == "repeat_interleave" and node.args and not isinstance(node.args[0], ast.Constant)
+                and model.kwarg(node, "output_size") is None):
+            self.sync_stream(st.current(), st, node)  # the result's size comes from the data
             return
         if name and model.sync_like_name(name) and not name.startswith("torch."):
-            st.live = EMPTY  # a project's own synchronize(): taken as one
+            st.live = {}  # a project's own synchronize(): taken as one
 
     def ev_quiet(self, node, st):
         path = model.dotted(node)
@@ -654,68 +956,140 @@ class Function:
     def sync_object(self, obj, st, node):
         """obj.synchronize() or a true obj.query(): an event or a stream."""
         path = model.dotted(obj)
-        if path and (path in st.events or self.facts.is_event(path)):
-            covered, _ = st.events.get(path, (EMPTY, None))
-            for cid in st.live - covered:
-                c = self.m.copies.get(cid)
-                if path not in st.events:
+        known_event = path and (path in st.recorded or self.facts.is_event(path) or any(
+            path in info.events for info in st.live.values()))
+        if known_event:
+            for cid, info in list(st.live.items()):
+                if path in info.events:
+                    del st.live[cid]
+                elif path not in st.recorded_all:
                     st.misses[cid] = (node, "event '%s' is synchronized here, but it is not recorded "
                                             "after the copy on every path to this point" % path)
-                elif c is not None:
+                else:
                     st.misses[cid] = (node, "event '%s' was recorded before the copy, or on another "
                                             "stream, so synchronizing it does not wait for the copy" % path)
-            st.live = st.live - covered
             return
-        stream = model.stream_of(obj, self.facts, st.current())
+        stream = model.stream_of(obj, self.facts, st)
         if stream.kind == "any" and path and "event" in path.lower():
-            st.live = EMPTY  # an event the check cannot follow: any copy
+            st.live = {}  # an event the check cannot follow: any copy
             return
         self.sync_stream(stream, st, node)
 
+    def ordered(self, stream, info):
+        """Is work on stream known, or not known not, to come after the
+        copy (its stream, or one made to wait for it)?"""
+        return any(not model.known_different(stream, s) for s in info.streams)
+
     def sync_stream(self, stream, st, node):
-        keep = set()
-        for cid in st.live:
-            c = self.m.copies.get(cid)
-            if c is not None and model.known_different(stream, c.stream):
-                keep.add(cid)
+        for cid, info in list(st.live.items()):
+            if self.ordered(stream, info):
+                del st.live[cid]
+            else:
+                c = self.m.copies.get(cid)
                 st.misses[cid] = (node, "this synchronizes %s, not %s, the copy's stream"
-                                  % (stream.describe(), c.stream.describe()))
-        st.live = frozenset(keep)
+                                  % (stream.describe(), c.stream.describe() if c else "the copy's"))
 
     def record(self, path, stream, st):
         if not path:
             return
-        covered = frozenset(cid for cid in st.live
-                            if cid in self.m.copies
-                            and not model.known_different(stream, self.m.copies[cid].stream))
-        st.events[path] = (covered, stream)
+        st.forget(path)  # recorded anew: what it covered before is what it covers now
+        st.recorded = st.recorded | {path}
+        st.recorded_all = st.recorded_all | {path}
+        for cid, info in list(st.live.items()):
+            if self.ordered(stream, info):
+                st.live[cid] = info.replace(events=info.events | {path})
+
+    def wait(self, waiter, what, attr, st, node):
+        """waiter.wait_stream(what) / waiter.wait_event(what) / what.wait(waiter):
+        device-side ordering: later work on waiter comes after the copies
+        `what` covers; the host does not wait (the note says so)."""
+        if attr != "wait_stream":
+            path = model.dotted(what)
+            covered = [c for c, info in st.live.items() if path and path in info.events]
+        else:
+            other = model.stream_of(what, self.facts, st)
+            covered = [c for c, info in st.live.items() if self.ordered(other, info)]
+        for cid, info in list(st.live.items()):
+            st.misses[cid] = (node, model.NOT_SYNCS[attr])
+            if cid in covered:
+                st.live[cid] = info.replace(streams=info.streams | {waiter})
 
     # -- helpers -----------------------------------------------------------
 
-    def helper_of(self, node):
-        """The module's function or this class's method a call runs, or None."""
-        if self.depth >= HELPER_DEPTH:
-            return None
+    def target_of(self, node):
+        """The function of the module a call runs: a module-level function,
+        one defined in this function, a method of this class through self,
+        super(), cls or type(self), or ClassName.method(...); else None."""
         f = node.func
-        target = None
-        if isinstance(f, ast.Name) and f.id in self.m.functions and self.facts.values.get(f.id, 0) == 0:
-            target = self.m.functions[f.id]
-        elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
-              and self.cls is not None):
-            target = self.m.classes.get(self.cls, {}).get(f.attr)
-        if target is None or id(target) in self.stack:
+        if isinstance(f, ast.Name):
+            local = self.local_defs().get(f.id)
+            if local is not None:
+                return local
+            if f.id in self.m.functions and self.facts.values.get(f.id, 0) == 0:
+                return self.m.functions[f.id]
+            return None
+        if not isinstance(f, ast.Attribute):
+            return None
+        if self.cls is not None and self.on_self_or_super(f):
+            return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name))
+        if self.cls is not None and (
+                (isinstance(f.value, ast.Name) and f.value.id == "cls")
+                or (isinstance(f.value, ast.Call) and model.callee_name(f.value) == "type")):
+            return self.m.method(self.cls, f.attr)
+        if isinstance(f.value, ast.Name) and f.value.id in self.m.classes:
+            return self.m.method(f.value.id, f.attr)
+        return None
+
+    def local_defs(self):
+        body = getattr(self.node, "body", None)
+        if not isinstance(body, list) or self.node is self.m.tree:
+            return {}
+        return {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def helper_of(self, node):
+        """The function a call runs, to be looked through, or None."""
+        target = self.target_of(node)
+        if target is None or id(target) in self.stack or self.depth >= HELPER_DEPTH:
             return None
         return target
 
+    @staticmethod
+    def drops_first(fn, node):
+        """Whether a call passes fn's first parameter implicitly (self or
+        cls of a method called on an object, not a staticmethod, not
+        ClassName.method(self, ...))."""
+        decorators = {model.dotted(d) for d in getattr(fn, "decorator_list", [])}
+        if "staticmethod" in decorators or not isinstance(node.func, ast.Attribute):
+            return False
+        obj = node.func.value
+        return not (isinstance(obj, ast.Name) and obj.id[:1].isupper() and "classmethod" not in decorators)
+
+    @staticmethod
+    def on_self_or_super(f):
+        """self.m or super().m"""
+        return isinstance(f, ast.Attribute) and (
+            (isinstance(f.value, ast.Name) and f.value.id == "self")
+            or (isinstance(f.value, ast.Call) and model.callee_name(f.value) == "super"))
+
+    def unseen_method(self, node):
+        """A method called on self or super() that the module does not
+        define for this class (inherited from a class of another module)."""
+        f = node.func
+        if self.cls is None or not self.on_self_or_super(f):
+            return False
+        return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name)) is None \
+            and not self.m.resolvable(self.cls)
+
     def inline(self, fn, node, arg_vals, kw_vals, st):
+        self.m.spend(1 + len(st.live) + len(st.names))
         if id(fn) not in self.m.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
                 isinstance(node.func, ast.Attribute)
                 and any(k.startswith("self.") for k in st.names)):
             return EMPTY  # it cannot issue, cover or read a copy
         params = list(self.m.prepare(fn, fn.body)[2])
-        entry = State(live=st.live, cur=(st.current(),))
+        entry = State(live=dict(st.live), cur=(st.current(),), recorded=st.recorded)
         is_method = isinstance(node.func, ast.Attribute)
-        if is_method and params:
+        if self.drops_first(fn, node) and params:
             params = params[1:]
         passed = {}
         for p, (a, v) in zip(params, arg_vals):
@@ -726,11 +1100,19 @@ class Function:
             if k.arg and v:
                 entry.names[k.arg] = v
                 passed[k.arg] = a
+        # Events passed as arguments: the callee's parameter names them.
+        renames = []
+        for p, (a, _) in list(zip(params, arg_vals)) + [(k.arg, (k.value, None)) for k in node.keywords]:
+            ap = model.dotted(a)
+            if p and ap:
+                renames.append((ap, p))
+                for c, info in entry.live.items():
+                    if ap in info.events:
+                        entry.live[c] = info.replace(events=info.events | {p})
         if is_method:
             for k, v in st.names.items():
                 if k.startswith("self."):
                     entry.names[k] = v
-            entry.events = {k: v for k, v in st.events.items() if k.startswith("self.")}
         entry.misses = dict(st.misses)
         key = (id(fn), self.depth, entry.key())
         callee = self.m.helper_runs.get(key)
@@ -740,7 +1122,7 @@ class Function:
             self.m.helper_runs[key] = callee
         out = callee.exit_state
         callee_name = fn.name
-        mine = st.live
+        mine = set(st.live)
         for f in callee.findings:
             cid = getattr(f, "copy_id", None)
             if cid in mine:
@@ -754,7 +1136,23 @@ class Function:
             return EMPTY
         # Copies the callee issued into its own locals and did not return are
         # its own business: it reports them itself.
-        st.live = (out.live & (mine | callee.returned | self.self_copies(out))) - self.reported_in(callee)
+        keep = (mine | callee.returned | self.self_copies(out)) - self.reported_in(callee)
+        live = {}
+        for c, info in out.live.items():
+            if c not in keep:
+                continue
+            # Back in the caller's names: its events (parameters renamed to
+            # the arguments, the callee's locals dropped) and literals.
+            events = frozenset(e for e in info.events if e.startswith("self.")
+                               or (c in st.live and e in st.live[c].events))
+            for ap, p in renames:
+                if p in info.events:
+                    events |= {ap}
+            base = st.live.get(c)
+            conds = base.conds if base is not None else frozenset(st.conds.items())
+            live[c] = Info(events, info.streams, conds)
+        st.live = live
+        st.recorded = st.recorded | frozenset(e for e in out.recorded if e.startswith("self."))
         st.misses.update(out.misses)
         if is_method:
             for k in [k for k in st.names if k.startswith("self.")]:
@@ -762,11 +1160,6 @@ class Function:
             for k, v in out.names.items():
                 if k.startswith("self."):
                     st.names[k] = v
-            for k in [k for k in st.events if k.startswith("self.")]:
-                del st.events[k]
-            for k, v in out.events.items():
-                if k.startswith("self."):
-                    st.events[k] = v
         return callee.returned
 
     def self_copies(self, out):
@@ -787,17 +1180,18 @@ class Function:
     def access(self, v, node, st, how):
         if not v:
             return
-        hit = v & st.live
+        hit = [c for c in v if c in st.live]
         if not hit:
             return
         for cid in sorted(hit, key=lambda c: (self.m.copies[c].line, self.m.copies[c].col)
                           if c in self.m.copies else (0, 0)):
             self.report_at(node, cid, st, how)
             break
-        st.live = st.live - hit
+        for c in hit:
+            st.live.pop(c, None)
 
     def report_at(self, node, cid, st, how, extra_note=None):
-        st.live = st.live - {cid}
+        st.live.pop(cid, None)
         if not self.report:
             return
         c = self.m.copies.get(cid)
@@ -829,8 +1223,51 @@ class Result(list):
     not_analysed = ()
 
 
+class _Aliases(ast.NodeTransformer):
+    """Names bound by imports of torch's modules and functions, rewritten to
+    the dotted names the model knows (`from torch.cuda import stream as
+    cs` -> torch.cuda.stream, `import torch.cuda as tc` -> torch.cuda).
+    Scopes are not told apart: an import anywhere in the module counts."""
+
+    def __init__(self, tree):
+        self.map = {}
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Import):
+                for a in n.names:
+                    if a.asname and a.name.split(".")[0] == "torch":
+                        self.map[a.asname] = a.name
+            elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "torch" \
+                    and not n.level:
+                for a in n.names:
+                    if a.name != "*":
+                        self.map[a.asname or a.name] = n.module + "." + a.name
+
+    def visit_Name(self, node):
+        target = self.map.get(node.id)
+        if target is None or not isinstance(node.ctx, ast.Load):
+            return node
+        parts = target.split(".")
+        new = ast.Name(id=parts[0], ctx=ast.Load())
+        for part in parts[1:]:
+            new = ast.Attribute(value=new, attr=part, ctx=ast.Load())
+        return ast.copy_location(new, node)
+
+
+def _set_locations(node, like):
+    for n in ast.walk(node):
+        for a in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            if not hasattr(n, a) and hasattr(like, a):
+                setattr(n, a, getattr(like, a))
+
+
 def analyse(tree, source):
     """Findings of a parsed module (a Result)."""
+    aliases = _Aliases(tree)
+    if aliases.map:
+        tree = aliases.visit(tree)
+        for n in ast.walk(tree):
+            for child in ast.iter_child_nodes(n):
+                _set_locations(child, n)
     m = Module(tree, source)
     found = {}
     stopped = []
@@ -842,8 +1279,13 @@ def analyse(tree, source):
         if id(node) not in m.copying:
             continue  # no copy can be issued in it
         fn = Function(m, node, body)
-        if fn.run(State()) is None and fn.report is False:
+        m.cost = 0
+        try:
+            if fn.run(State()) is None and fn.report is False:
+                stopped.append((getattr(node, "lineno", 1), getattr(node, "name", "<module>")))
+        except OverBudget:
             stopped.append((getattr(node, "lineno", 1), getattr(node, "name", "<module>")))
+            continue
         for f in fn.findings:
             found.setdefault(f.key(), f)
     result = Result(sorted(found.values(), key=lambda f: (f.line, f.col)))

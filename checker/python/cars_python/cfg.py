@@ -7,6 +7,8 @@ Element is one of
   ("stmt", node)            a simple statement (Assign, Expr, Return, ...)
   ("test", expr)            a branch or loop condition, evaluated
   ("iter", for_node)        a for loop's iterable, evaluated once before the loop
+  ("subject", expr)         a match statement's subject, evaluated (not read:
+                            class patterns test its type)
   ("bind", for_node)        a for loop's target, bound to the next item
   ("enter", withitem)       a `with` item entered (its context expression evaluated)
   ("exit", withitem)        the same item left, on every way out of the body
@@ -90,6 +92,8 @@ class _Builder:
         self.loops = []
         # the `with` items open around the current point, innermost last
         self.withs = []
+        # the finally bodies around the current point, innermost last
+        self.finals = []
 
     def build(self, body):
         end = self.stmts(body, self.cfg.entry)
@@ -110,11 +114,15 @@ class _Builder:
         return cur
 
     def branch(self, cur, test):
-        """Two blocks after evaluating test: (taken if true, taken if false)."""
+        """Two blocks after evaluating test: (taken if true, taken if false).
+        A constant test has one edge (`while True:` leaves by break only)."""
         cur.elements.append(("test", test))
         t, f = self.cfg.new(), self.cfg.new()
-        self.cfg.link(cur, t, (test, True))
-        self.cfg.link(cur, f, (test, False))
+        const = isinstance(test, ast.Constant)
+        if not const or test.value:
+            self.cfg.link(cur, t, (test, True))
+        if not const or not test.value:
+            self.cfg.link(cur, f, (test, False))
         return t, f
 
     def loop(self, s, head, body, other):
@@ -146,8 +154,11 @@ class _Builder:
         if isinstance(s, (ast.For, ast.AsyncFor)):
             cur.elements.append(("iter", s))
             head = cfg.new()
-            cfg.link(cur, head)
             body, other = cfg.new(), cfg.new()
+            if isinstance(s.iter, (ast.Tuple, ast.List)) and s.iter.elts:
+                cfg.link(cur, body)  # over a non-empty literal: the body runs once at least
+            else:
+                cfg.link(cur, head)
             cfg.link(head, body)
             cfg.link(head, other)
             body.elements.append(("bind", s))
@@ -165,7 +176,11 @@ class _Builder:
         if isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
             start = cfg.new()
             cfg.link(cur, start)
+            if s.finalbody:
+                self.finals.append(s.finalbody)
             body_end = self.stmts(s.body, start)
+            if s.finalbody:
+                self.finals.pop()
             else_end = self.stmts(s.orelse, body_end) if body_end is not None else None
             join = cfg.new()
             cfg.link(else_end, join)
@@ -182,7 +197,7 @@ class _Builder:
                 return self.stmts(s.finalbody, join)
             return join
         if type(s).__name__ == "Match":
-            cur.elements.append(("test", s.subject))
+            cur.elements.append(("subject", s.subject))
             join = cfg.new()
             exhaustive = False
             for case in s.cases:
@@ -199,6 +214,10 @@ class _Builder:
         if isinstance(s, (ast.Return, ast.Raise)):
             cur.elements.append(("stmt", s))
             self.leave_withs(cur, 0)
+            for final in reversed(self.finals):  # the enclosing finally bodies run first
+                self.finals = [f for f in self.finals if f is not final]
+                cur = self.stmts(final, cur) or self.cfg.new()
+                self.finals.append(final)
             cfg.link(cur, cfg.exit)
             return None
         if isinstance(s, ast.Break):

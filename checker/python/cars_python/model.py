@@ -40,6 +40,7 @@ META_ATTRS = {"shape", "dtype", "device", "is_cuda", "is_cpu", "ndim", "layout",
               "requires_grad", "names", "nbytes", "itemsize", "grad_fn", "is_leaf",
               "is_sparse", "is_quantized", "is_meta", "T_shape"}
 META_METHODS = {"size", "dim", "numel", "nelement", "stride", "is_pinned", "element_size",
+                "requires_grad_", "new_empty", "new_zeros", "new_ones", "new_full",
                 "is_contiguous", "data_ptr", "storage_offset", "get_device", "ndimension",
                 "is_floating_point", "is_complex", "untyped_storage", "is_shared",
                 "record_stream"}
@@ -48,13 +49,37 @@ VIEW_METHODS = {"view", "view_as", "reshape", "reshape_as", "narrow", "select", 
                 "permute", "squeeze", "unsqueeze", "expand", "expand_as", "flatten",
                 "unflatten", "contiguous", "detach", "as_strided", "numpy", "unbind",
                 "split", "chunk", "tensor_split", "unfold", "movedim", "swapaxes", "diagonal",
-                "real", "imag", "mT", "mH", "H", "T", "data"}
+                "real", "imag", "mT", "mH", "H", "T", "data", "pin_memory"}
 # Methods of containers that store an argument (a reference), not read it.
 STORING_METHODS = {"append", "extend", "insert", "appendleft", "extendleft", "put_nowait",
                    "push", "setdefault", "update"}
+# The same, also names of tensor methods: storing unless called on a tensor
+# (queue.put(t), set.add(t); not t.add(u) or t.put(i, v)).
+STORING_UNLESS_TENSOR = {"put", "add"}
 # Reads that block the host until the tensor's producer on the current
 # stream is done, when the tensor is on the GPU.
 BLOCKING_READS = {"item", "tolist", "cpu", "__bool__", "__float__", "__int__"}
+# Tensor methods and torch functions whose result's size depends on the
+# data: on the GPU they copy to the host and wait (the C++ model's ATen
+# barriers: nonzero, masked_select, unique, equal, is_nonzero, ...).
+SYNCING_OPS = {"nonzero", "masked_select", "unique", "unique_consecutive", "equal", "is_nonzero",
+               "argwhere"}
+SYNCING_FUNCTIONS = {"torch." + n for n in SYNCING_OPS} | {"torch.equal", "torch.allclose"}
+# Tensor methods whose result is a scalar tensor: on the GPU, testing it
+# (if, while, assert) or converting it (int, float, bool) blocks the host.
+REDUCTIONS = {"any", "all", "sum", "max", "min", "mean", "prod", "norm", "count_nonzero",
+              "argmax", "argmin", "amax", "amin", "std", "var", "isnan", "isinf", "isfinite",
+              "eq", "ne", "gt", "lt", "ge", "le", "abs"}
+# Functions whose tensor arguments give only metadata (shape, dtype, device).
+METADATA_FUNCTIONS = {"torch." + n for n in ("empty_like", "zeros_like", "ones_like", "full_like",
+                                             "rand_like", "randn_like", "randint_like", "is_tensor",
+                                             "numel", "is_floating_point", "is_complex",
+                                             "is_storage")}
+# Functions that keep a reference to their arguments rather than read them.
+STORING_FUNCTIONS = {"partial", "setattr", "heappush", "heapreplace", "heappushpop", "replace",
+                     "_replace", "ref", "proxy", "finalize", "dict", "tuple", "list", "set",
+                     "frozenset", "deque", "OrderedDict", "defaultdict", "SimpleNamespace",
+                     "namedtuple", "hash", "id"}
 # Builtins whose argument is inspected, not read.
 NOT_READING_BUILTINS = {"len", "isinstance", "type", "id", "hasattr", "getattr", "callable"}
 CONVERTING_BUILTINS = {"bool", "float", "int", "print", "repr", "str", "complex"}
@@ -66,8 +91,17 @@ NOT_SYNCS = {"wait_stream": "wait_stream makes a stream wait on the device; it d
 # A name that says its tensor lives on the host (x_cpu, cpu_buf, host_out,
 # pinned, self.input_ids.cpu): taken as a host tensor where nothing else
 # tells.
-HOST_NAME_RE = re.compile(r"(^|[._])(cpu|host|pinned|pin|staging)([._]|$)|_cpu|cpu_|host_|_host|pinned",
-                          re.I)
+HOST_TOKENS = {"cpu", "host", "pinned", "pin", "staging", "h"}
+NOT_HOST_TOKENS = {"gpu", "cuda", "dev", "device", "d", "unpinned", "pageable", "to", "from"}
+
+
+def host_name(path):
+    """Whether a name says its tensor lives in pinned host memory: one of
+    its words (split at '_' and '.') is cpu, host, pinned, staging, and none
+    says otherwise (gpu, dev, unpinned, pageable; host_to_dev_ids,
+    gpu_from_cpu, ghost_cells are not)."""
+    words = set(re.split(r"[._]+", (path or "").lower()))
+    return bool(words & HOST_TOKENS - {"h"}) and not words & NOT_HOST_TOKENS
 
 
 def dotted(node):
@@ -190,7 +224,7 @@ def tensor_kind(node, facts):
         if attr == "pin_memory":
             return "pinned"
         if attr == "cpu":
-            return "pageable" if tensor_kind(node.func.value, facts) == "gpu" else None
+            return "pageable"  # a new pageable tensor (or itself, already on the CPU)
         if attr == "to":
             d = to_device(node, facts)
             if d == "cuda":
@@ -251,7 +285,7 @@ def async_copy(call, facts):
         dst_kind = tensor_kind(obj, facts)
         if dst_kind in ("gpu", "pageable"):
             return None  # host-to-device, or synchronous into pageable memory
-        if dst_kind is None and not HOST_NAME_RE.search(dotted(obj) or ""):
+        if dst_kind is None and not host_name(dotted(obj)):
             # Of unknown origin: Python has no types to tell a GPU tensor
             # from a host one, and device-to-device copy_ is the common
             # case (vLLM's input_ids.copy_(..., non_blocking=True)); a name
@@ -264,19 +298,40 @@ def async_copy(call, facts):
     return None
 
 
-def stream_of(node, facts, current):
-    """The Stream an expression names (current: the current stream there)."""
+def stream_of(node, facts, st):
+    """The Stream an expression names at a point of state st (its current
+    stream, and the stream current where the function began)."""
+    current = st.current()
     name = callee_name(node) if isinstance(node, ast.Call) else None
     if name in ("torch.cuda.current_stream", "torch.cuda.current_stream_"):
         return current if not node.args and not node.keywords else Stream("any")
     if name == "torch.cuda.default_stream":
         return DEFAULT if not node.args and not node.keywords else Stream("any")
     if isinstance(node, ast.Name):
-        return facts.stream(node.id, current)
+        return facts.stream(node.id, st.cur[0])
     if node is None:
         return current
     text = dotted(node)
     return Stream("any", text or "")
+
+
+STREAM_CONTEXTS = ("torch.cuda.stream", "torch.cuda.StreamContext", "torch.cuda.streams.StreamContext")
+
+
+def stream_context(ctx, facts):
+    """The stream expression a `with` item makes current, or None:
+    torch.cuda.stream(s) / (stream=s), StreamContext(s), a stream itself
+    (`with s:`), or a variable bound to one of these."""
+    if isinstance(ctx, ast.Name):
+        v, _ = facts.value(ctx.id)
+        if isinstance(v, ast.Call) and callee_name(v) in STREAM_CONTEXTS:
+            ctx = v
+        elif v is not None and is_new_stream(v):
+            return ctx
+    if isinstance(ctx, ast.Call) and callee_name(ctx) in STREAM_CONTEXTS:
+        arg = ctx.args[0] if ctx.args else kwarg(ctx, "stream")
+        return arg
+    return None
 
 
 def is_new_stream(node):
@@ -289,10 +344,31 @@ def is_new_event(node):
         "torch.cuda.Event", "torch.cuda.streams.Event", "Event")
 
 
-def is_device_sync(call):
-    name = callee_name(call) or ""
+def is_device_sync(name):
+    """torch.cuda.synchronize(...) (any device argument: one device
+    assumed), torch.accelerator.synchronize(), torch.cuda.device_synchronize."""
+    name = name or ""
     return name in ("torch.cuda.synchronize", "torch.accelerator.synchronize",
-                    "torch.cuda.current_stream().synchronize") or name.endswith(".cuda.synchronize")
+                    "torch.cuda.streams.synchronize") or name.endswith(".cuda.synchronize")
+
+
+def cuda_test(expr):
+    """For a test of whether CUDA is in use -- torch.cuda.is_available(),
+    x.is_cuda, x.device.type == "cuda" / != "cpu" (and their negations,
+    normalized by the caller) -- the truth that means "CUDA"; else None."""
+    if isinstance(expr, ast.Call) and callee_name(expr) == "torch.cuda.is_available":
+        return True
+    if isinstance(expr, ast.Attribute) and expr.attr == "is_cuda":
+        return True
+    if (isinstance(expr, ast.Compare) and len(expr.ops) == 1 and isinstance(
+            expr.comparators[0], ast.Constant) and isinstance(expr.comparators[0].value, str)):
+        left = dotted(expr.left) or ""
+        if left.endswith(".device.type") or left.endswith("device_type"):
+            value = expr.comparators[0].value
+            op = expr.ops[0]
+            if isinstance(op, (ast.Eq, ast.NotEq)) and value in ("cuda", "cpu"):
+                return (value == "cuda") == isinstance(op, ast.Eq)
+    return None
 
 
 def maybe_copy(call):

@@ -1,7 +1,7 @@
 """Findings as clang-tidy prints them, suppressions, and the command line
 of the Python front end:
 
-    python3 -m cars_python [--warnings-as-errors] [--quiet] FILE.py ...
+    python3 -m cars_python [--warnings-as-errors] [--quiet] FILE.py|DIR ...
 
 Output: `file:line:col: warning: <message> [cuda-async-read-before-sync]`,
 the source line and a caret, then the notes (`file:line:col: note: ...`),
@@ -17,6 +17,7 @@ under --warnings-as-errors, 2 when a file could not be read or parsed
 
 import argparse
 import io
+import os
 import re
 import sys
 import tokenize
@@ -83,12 +84,27 @@ def check_file(path):
     return check_source(source, path), source
 
 
+def expand(paths):
+    """Files as given; a directory stands for its .py files, recursively
+    (hidden directories left out), in sorted order."""
+    for path in paths:
+        if not os.path.isdir(path):
+            yield path
+            continue
+        for d, dirs, files in os.walk(path):
+            dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    yield os.path.join(d, f)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="cuda-async-read-before-sync (Python)",
         description="The check on PyTorch Python files: host uses of an asynchronous "
                     "device-to-host copy's destination before a covering synchronization.")
-    ap.add_argument("files", nargs="+", metavar="FILE.py")
+    ap.add_argument("files", nargs="+", metavar="FILE.py",
+                    help="files, or directories (their .py files, recursively)")
     ap.add_argument("--warnings-as-errors", action="store_true",
                     help="exit 1 when there is a finding")
     ap.add_argument("--quiet", action="store_true", help="no summary line on stderr")
@@ -101,7 +117,7 @@ def main(argv=None):
             ap.error("--max-block-visits must be at least 1")
         analysis.MAX_VISITS = ns.max_block_visits
     status, total = 0, 0
-    for path in ns.files:
+    for path in expand(ns.files):
         try:
             findings, source = check_file(path)
         except SyntaxError as e:
@@ -109,7 +125,7 @@ def main(argv=None):
                   % (path, e.lineno or 1, e.offset or 1, e.msg), flush=True)
             status = 2
             continue
-        except (OSError, ValueError, UnicodeDecodeError) as e:
+        except (OSError, ValueError, UnicodeDecodeError, LookupError) as e:
             print("%s: error: cannot read: %s" % (path, e), flush=True)
             status = 2
             continue

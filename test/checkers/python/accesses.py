@@ -153,3 +153,21 @@ def stored(gs, Record):
     record = {"tensor": t, "n": 1}
     record["step"] = 2
     return bufs, record, Record(view=t), Transfer(t)
+
+
+# Silent: handed to a consumer with the event that covers it (sglang's
+# overlap thread: output_queue.put((copy_done, logits, ids)); the consumer
+# synchronizes copy_done before reading).
+def handed_over(g, queue, seen):
+    done = torch.cuda.Event()
+    ids = g.to("cpu", non_blocking=True)
+    done.record()
+    queue.put((done, ids))
+    seen.add(ids)
+
+
+# Still a read: a tensor's own add.
+def tensor_add(g, other):
+    t = g.to("cpu", non_blocking=True)
+    return t.add(other)
+    # CHECK: accesses.py:[[@LINE-1]]:12: warning: 't' is read before
