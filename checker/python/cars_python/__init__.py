@@ -15,6 +15,40 @@ VERSION = "0.1.0"  # the project's version (CMakeLists.txt, tools/cars_tooling.p
 FLAKE8_CODE = "CAR001"
 
 
+def _deep(fn, *args):
+    """fn(*args) on a thread with a large stack and recursion limit: the
+    analysis recurses along the AST, and valid code nests deeply (an elif
+    chain of 500 branches, a sum of 1000 terms). RecursionError beyond."""
+    import sys
+    import threading
+    result, error = [], []
+
+    def run():
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20000))
+        try:
+            result.append(fn(*args))
+        except BaseException as e:  # handed to the caller's thread
+            error.append(e)
+        finally:
+            sys.setrecursionlimit(old)
+
+    size = threading.stack_size()
+    try:
+        threading.stack_size(512 * 1024 * 1024)
+    except (ValueError, RuntimeError):
+        pass
+    try:
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(size)
+    if error:
+        raise error[0]
+    return result[0]
+
+
 def check_source(source, filename="<string>"):
     """Findings of one module's source text: an analysis.Result, a list of
     analysis.Finding (line, col 1-based, message, notes [(line, col,
@@ -23,8 +57,7 @@ def check_source(source, filename="<string>"):
     parse."""
     import ast
     from . import analysis, report
-    tree = ast.parse(source, filename=filename)
-    found = analysis.analyse(tree, source)
+    found = _deep(lambda: analysis.analyse(ast.parse(source, filename=filename), source))
     result = analysis.Result(report.unsuppressed(found, source))
     result.not_analysed = found.not_analysed
     return result

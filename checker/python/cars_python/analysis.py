@@ -43,12 +43,13 @@ EMPTY = frozenset()
 
 
 class Copy:
-    __slots__ = ("id", "node", "name", "stream", "line", "col")
+    __slots__ = ("id", "node", "name", "stream", "line", "col", "source")
 
-    def __init__(self, node, name, stream):
+    def __init__(self, node, name, stream, source=None):
         self.id = id(node)
         self.node, self.name, self.stream = node, name, stream
         self.line, self.col = node.lineno, node.col_offset + 1
+        self.source = source  # the dotted name of the copied tensor, if it has one
 
 
 class Finding:
@@ -228,7 +229,13 @@ class Facts:
 
     def device(self, name):
         v, _ = self.value(name)
-        return model.device_of(v, self) if v is not None and not isinstance(v, ast.Name) else None
+        if v is None or isinstance(v, ast.Name) or ("device", name) in self._active:
+            return None  # unknown, or defined through itself (dev = torch.device(dev))
+        self._active.add(("device", name))
+        try:
+            return model.device_of(v, self)
+        finally:
+            self._active.discard(("device", name))
 
     def constant(self, name):
         v, _ = self.value(name)
@@ -382,7 +389,8 @@ class Module:
         if cls in seen:
             return True
         seen.add(cls)
-        return all(b in self.classes and self.resolvable(b, seen) for b in self.bases.get(cls, ()))
+        return all((b in self.classes and self.resolvable(b, seen)) or model.torch_base(b)
+                   for b in self.bases.get(cls, ()))
 
     def spend(self, amount):
         self.cost += amount
@@ -441,6 +449,7 @@ class Function:
         self.cls = module.method_class.get(id(node))
         self.facts, self.cfg, self.params = module.prepare(node, body)
         self.findings = []
+        self.stream_ordered = 0
         self.returned = EMPTY
         self.report = True
         self.exit_state = None
@@ -576,7 +585,11 @@ class Function:
             st.set_literal(path, truth)
         cuda = model.cuda_test(expr)
         if cuda is not None and cuda != truth:
-            st.live = {}  # no CUDA here: no copy was asynchronous
+            tested = model.tested_tensor(expr)
+            for c in list(st.live):
+                copy = self.m.copies.get(c)
+                if tested is None or (copy is not None and copy.source == tested):
+                    del st.live[c]  # no CUDA (for this tensor) here: not asynchronous
         return st
 
     # -- statements --------------------------------------------------------
@@ -595,6 +608,8 @@ class Function:
                 self.consume(v, s.value, st)  # outs += [t] stores it
             tv = self.ev_target(s.target, st)
             self.access(tv, s.target, st, "written")
+            if model.dotted(s.target):
+                st.forget(model.dotted(s.target))  # flag &= x: its truth is not known now
         elif isinstance(s, ast.Expr):
             v = self.ev(s.value, st)
             if isinstance(s.value, (ast.Yield, ast.YieldFrom, ast.Await)):
@@ -801,8 +816,14 @@ class Function:
             obj_v = self.ev(func.value, st)
         # The arguments, and whether this call reads them.
         helper = self.helper_of(node)
-        arg_vals = [(a, self.ev(a, st)) for a in node.args]
-        kw_vals = [(k.value, self.ev(k.value, st)) for k in node.keywords]
+        ordered = any(model.is_stream_handle(a, self.facts) for a in
+                      list(node.args) + [k.value for k in node.keywords])
+        self.stream_ordered += ordered
+        try:
+            arg_vals = [(a, self.ev(a, st)) for a in node.args]
+            kw_vals = [(k.value, self.ev(k.value, st)) for k in node.keywords]
+        finally:
+            self.stream_ordered -= ordered
         reads_args = True
         last = name.rsplit(".", 1)[-1]
         if name in model.NOT_READING_BUILTINS or helper is not None \
@@ -814,7 +835,8 @@ class Function:
                 reads_args = True  # list(t) iterates the tensor
         if attr in model.STORING_METHODS or model.is_constructor(name, self.m.classes) or (
                 attr in model.STORING_UNLESS_TENSOR and not obj_v
-                and model.tensor_kind(func.value, self.facts) is None):
+                and model.tensor_kind(func.value, self.facts) is None
+                and not (model.dotted(func.value) or "").split(".")[0] == "torch"):
             # lst.append(t), Record(view=t): stored, not read; the check
             # does not follow tensors into containers and objects
             reads_args = False
@@ -829,6 +851,11 @@ class Function:
             # blocking `a.copy_(b.to("cpu", non_blocking=True))` reads.
             reads_args = False
         if attr in ("to", "cuda") and copy is None:
+            reads_args = False
+        if ordered or self.stream_ordered:
+            # work submitted to a stream (ktransformers'
+            # submit_with_cuda_stream(current_stream().cuda_stream, task(q_in=buf))):
+            # ordered after the copy on the device, not a host read now
             reads_args = False
         if reads_args:
             what = "passed to '%s'" % (attr or name.rsplit(".", 1)[-1] or "a function")
@@ -854,7 +881,8 @@ class Function:
         # What the call does.
         if copy is not None:
             how, what = copy
-            c = Copy(node, None, st.current())
+            src = node.args[0] if how == "into" else func.value
+            c = Copy(node, None, st.current(), model.dotted(src))
             if how == "into":
                 c.name = model.dotted(what) or self.m.text(what)
             self.m.copies[c.id] = c

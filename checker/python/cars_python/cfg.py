@@ -92,8 +92,11 @@ class _Builder:
         self.loops = []
         # the `with` items open around the current point, innermost last
         self.withs = []
-        # the finally bodies around the current point, innermost last
+        # the finally bodies around the current point, innermost last, and
+        # the entry of each one's copy on the way out of a return
         self.finals = []
+        self.finals_body = {}
+        self.final_entries = {}
 
     def build(self, body):
         end = self.stmts(body, self.cfg.entry)
@@ -124,6 +127,24 @@ class _Builder:
         if not const or not test.value:
             self.cfg.link(cur, f, (test, False))
         return t, f
+
+    def leaving(self, depth):
+        """Where a return inside the first `depth` enclosing try/finally
+        statements goes: the innermost finally body, built once for all
+        the returns that leave through it, and from its end the next one
+        out, then the exit."""
+        if depth == 0:
+            return self.cfg.exit
+        key = id(self.finals[depth - 1])
+        if key not in self.final_entries:
+            entry = self.cfg.new()
+            self.final_entries[key] = entry
+            saved = self.finals
+            self.finals = self.finals[:depth - 1]
+            end = self.stmts(self.finals_body[key], entry)
+            self.finals = saved
+            self.cfg.link(end, self.leaving(depth - 1))
+        return self.final_entries[key]
 
     def loop(self, s, head, body, other):
         """A loop's body from body back to head, its else from other (the
@@ -178,6 +199,7 @@ class _Builder:
             cfg.link(cur, start)
             if s.finalbody:
                 self.finals.append(s.finalbody)
+                self.finals_body[id(s.finalbody)] = s.finalbody
             body_end = self.stmts(s.body, start)
             if s.finalbody:
                 self.finals.pop()
@@ -214,11 +236,7 @@ class _Builder:
         if isinstance(s, (ast.Return, ast.Raise)):
             cur.elements.append(("stmt", s))
             self.leave_withs(cur, 0)
-            for final in reversed(self.finals):  # the enclosing finally bodies run first
-                self.finals = [f for f in self.finals if f is not final]
-                cur = self.stmts(final, cur) or self.cfg.new()
-                self.finals.append(final)
-            cfg.link(cur, cfg.exit)
+            cfg.link(cur, self.leaving(len(self.finals)))
             return None
         if isinstance(s, ast.Break):
             if self.loops:

@@ -22,6 +22,12 @@ class Plugin:
         self.source = "".join(lines)
 
     def run(self):
-        for f in report.unsuppressed(analysis.analyse(self.tree, self.source), self.source):
+        from . import _deep
+        try:
+            found = _deep(analysis.analyse, self.tree, self.source)
+        except RecursionError:
+            yield (1, 0, "%s not analysed: expressions nested too deeply" % FLAKE8_CODE, type(self))
+            return
+        for f in report.unsuppressed(found, self.source):
             notes = "; ".join("line %d: %s" % (line, text) for line, _, text in f.notes)
             yield (f.line, f.col - 1, "%s %s (%s)" % (FLAKE8_CODE, f.message, notes), type(self))

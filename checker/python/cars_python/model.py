@@ -49,7 +49,11 @@ VIEW_METHODS = {"view", "view_as", "reshape", "reshape_as", "narrow", "select", 
                 "permute", "squeeze", "unsqueeze", "expand", "expand_as", "flatten",
                 "unflatten", "contiguous", "detach", "as_strided", "numpy", "unbind",
                 "split", "chunk", "tensor_split", "unfold", "movedim", "swapaxes", "diagonal",
-                "real", "imag", "mT", "mH", "H", "T", "data", "pin_memory"}
+                "real", "imag", "mT", "mH", "H", "T", "data", "pin_memory",
+                # dtype conversions return the tensor itself when its dtype
+                # is that already (torchrec's .to("cpu", non_blocking=True).float())
+                "float", "double", "half", "bfloat16", "int", "long", "short", "bool",
+                "byte", "char", "type_as"}
 # Methods of containers that store an argument (a reference), not read it.
 STORING_METHODS = {"append", "extend", "insert", "appendleft", "extendleft", "put_nowait",
                    "push", "setdefault", "update"}
@@ -334,6 +338,18 @@ def stream_context(ctx, facts):
     return None
 
 
+def is_stream_handle(node, facts):
+    """An expression that hands a stream to a call (s.cuda_stream,
+    torch.cuda.current_stream(), a stream this function created): the call
+    orders its work on that stream."""
+    if isinstance(node, ast.Attribute) and node.attr == "cuda_stream":
+        return True
+    if isinstance(node, ast.Call) and callee_name(node) in ("torch.cuda.current_stream",
+                                                            "torch.cuda.default_stream"):
+        return True
+    return isinstance(node, ast.Name) and facts.stream(node.id, CURRENT).kind == "new"
+
+
 def is_new_stream(node):
     return isinstance(node, ast.Call) and callee_name(node) in (
         "torch.cuda.Stream", "torch.cuda.streams.Stream", "Stream")
@@ -358,12 +374,12 @@ def cuda_test(expr):
     normalized by the caller) -- the truth that means "CUDA"; else None."""
     if isinstance(expr, ast.Call) and callee_name(expr) == "torch.cuda.is_available":
         return True
-    if isinstance(expr, ast.Attribute) and expr.attr == "is_cuda":
-        return True
+    if isinstance(expr, ast.Attribute) and expr.attr in ("is_cuda", "is_cpu"):
+        return expr.attr == "is_cuda"
     if (isinstance(expr, ast.Compare) and len(expr.ops) == 1 and isinstance(
             expr.comparators[0], ast.Constant) and isinstance(expr.comparators[0].value, str)):
         left = dotted(expr.left) or ""
-        if left.endswith(".device.type") or left.endswith("device_type"):
+        if left.endswith("device.type") or left.endswith("device_type"):
             value = expr.comparators[0].value
             op = expr.ops[0]
             if isinstance(op, (ast.Eq, ast.NotEq)) and value in ("cuda", "cpu"):
@@ -393,11 +409,32 @@ ORDERING_NAMES = {"synchronize", "record", "record_event", "query", "wait_stream
 
 def may_order(call):
     """Could this call synchronize, record an event, or change the current
-    stream (a helper containing one is looked into at its calls)?"""
+    stream (a helper containing one is looked into at its calls)? (print
+    and the other converting builtins are not counted: a helper that only
+    prints would hide every race after it.)"""
     name = callee_name(call) or ""
     last = name.rsplit(".", 1)[-1] if name else (
         call.func.attr if isinstance(call.func, ast.Attribute) else "")
-    return last in ORDERING_NAMES or sync_like_name(last) or last in CONVERTING_BUILTINS
+    return last in ORDERING_NAMES or sync_like_name(last) or last in SYNCING_OPS
+
+
+def torch_base(name):
+    """A base class from torch (nn.Module, torch.autograd.Function, ...):
+    a method a subclass lacks is not hidden project code, and self.encoder
+    (a submodule) is no synchronization."""
+    return (name or "").split(".")[0] in ("torch", "nn", "Module") or name in ("object",)
+
+
+def tested_tensor(expr):
+    """The tensor a CUDA test is about (x for x.is_cuda, x.device.type ==
+    ...), or None for torch.cuda.is_available()."""
+    if isinstance(expr, ast.Attribute) and expr.attr in ("is_cuda", "is_cpu"):
+        return dotted(expr.value)
+    if isinstance(expr, ast.Compare):
+        left = dotted(expr.left) or ""
+        if left.endswith(".device.type"):
+            return left[:-len(".device.type")]
+    return None
 
 
 def is_constructor(name, module_classes):

@@ -78,6 +78,8 @@ def check_file(path):
     """(findings, source text) of one file; raises OSError, SyntaxError,
     ValueError (a NUL byte) or UnicodeDecodeError."""
     from . import check_source
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise OSError("not a regular file")  # a FIFO or a device would block
     with open(path, "rb") as f:
         data = f.read()
     source = data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])

@@ -386,3 +386,46 @@ def host_named_parameter(g, host_buf):
     host_buf.copy_(g, non_blocking=True)
     return host_buf.tolist()
     # CHECK: idioms.py:[[@LINE-1]]:12: warning: 'host_buf' is read before
+
+
+# Silent: work submitted to a stream, ordered after the copy on the device
+# (ktransformers' CPU attention task); a dtype conversion that may return
+# the tensor itself (torchrec's predict).
+def submitted_to_the_stream(self, q):
+    self.q_in_cpu.copy_(q, non_blocking=True)
+    self.cpu_infer.submit_with_cuda_stream(
+        torch.cuda.current_stream().cuda_stream,
+        self.worker.attn(q_in=self.q_in_cpu))
+
+
+def converted(predictions):
+    return {"default": predictions.to(torch.device("cpu"), non_blocking=True).float()}
+
+
+# Silent: CUDA tests in other spellings; a test of another tensor does not
+# drop this copy (the twin warns).
+def device_tests(g, device):
+    y = g.to("cpu", non_blocking=True)
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    z = g.to("cpu", non_blocking=True)
+    if not g.is_cpu:
+        torch.cuda.synchronize()
+    return y.tolist(), z.tolist()
+
+
+def another_tensors_test(g, labels):
+    y = g.to("cpu", non_blocking=True)
+    if labels.is_cuda:
+        torch.cuda.synchronize()
+    return y.tolist()
+    # CHECK: idioms.py:[[@LINE-1]]:12: warning: 'y' is read before
+
+
+# A submodule call of an nn.Module is no synchronization (the twin warns).
+class Model(torch.nn.Module):
+    def forward(self, x):
+        y = x.to("cpu", non_blocking=True)
+        h = self.encoder(x)
+        return y.tolist(), h
+        # CHECK: idioms.py:[[@LINE-1]]:16: warning: 'y' is read before
