@@ -2,26 +2,33 @@
 each function's CFG (cfg.py), with the PyTorch model of model.py.
 
 State at a program point (State):
-  names   path ('temp', 'self.buf') -> the copies whose destination it names
-  live    the copies not yet known to be complete (may: union at joins)
-  events  event path -> (copies an event recorded on every path covers,
-          the stream it was recorded on) (must: intersection at joins)
-  cur     the current stream, a stack (`with torch.cuda.stream(s):`)
-  misses  copy -> the last call that looked like a sync and did not cover
-          it, for the note
+  names     path ('temp', 'self.buf') -> the copies whose destination it names
+  live      the copies not yet known to be complete (may: a copy in flight on
+            some path), each with an Info of what holds on every path where
+            it is in flight (must: intersected at joins): the events recorded
+            after it, the streams ordered after it (its own; those made to
+            wait for it), the branch literals since it was issued
+  recorded  event paths recorded on some path / on every path (the notes)
+  conds     branch literals on every path (name -> truth)
+  cur       the current stream, a stack (`with torch.cuda.stream(s):`)
+  misses    copy -> the last call that looked like a sync and did not cover
+            it, for the note
 
 A use of a path or expression whose copies are live is a finding (read,
 written, or passed to a function); the copy is then left out of `live` on
 that path, so that one copy gives one finding per path. Functions and
-methods of the module (`f(x)`, `self.m(x)`) are looked through at the call,
-with the caller's state, up to HELPER_DEPTH calls deep; a finding inside
-one on a copy the caller issued is reported at the call. The fixpoint is
-bounded (sets of copies of one module); a function that still has not
-converged after MAX_VISITS block visits is not reported on, and analyse()
-says so (Result.not_analysed), so that no warning never silently means "not
-analysed".
+methods of the module (`f(x)`, `self.m(x)`, local defs, base classes of the
+module) are looked through at the call, with the caller's state, up to
+HELPER_DEPTH calls deep, memoized by entry state; a finding inside one on a
+copy the caller issued is reported at the call. Only functions that can
+issue a copy are analysed (Module._relevance). The work is bounded: a
+function past MAX_VISITS block visits in one run, or MAX_COST (visits
+weighted by the state's size, helpers included), is not reported on, and
+analyse() says so (Result.not_analysed), so that no warning never silently
+means "not analysed".
 
-Standard library only; never raises on valid syntax.
+Standard library only; never raises on valid syntax (RecursionError on
+expressions nested thousands deep; the caller runs it on a large stack).
 """
 
 import ast
