@@ -324,28 +324,30 @@ class Module:
         function). Only copying bodies are analysed, and a call of a helper
         that is not effectful, given nothing pending, is not looked into."""
         own, calls = {}, {}
-        bodies = [(self.tree, self.tree.body)] + [
-            (n, n.body) for n in ast.walk(self.tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        for node, body in bodies:
-            copying = effectful = False
-            called = set()
-            for stmt in body:
-                for n in ast.walk(stmt):
-                    if not isinstance(n, ast.Call):
-                        continue
-                    if model.maybe_copy(n):
-                        copying = effectful = True
-                    elif model.may_order(n) or self._may_be_inherited(n):
-                        effectful = True
-                    f = n.func
-                    if isinstance(f, ast.Name):
-                        called.add(f.id)
-                    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-                            and f.value.id == "self":
-                        called.add(f.attr)
-            own[id(node)] = [copying, effectful]
-            calls[id(node)] = called
+        # One walk; a call counts for the function it is in, and for the
+        # functions around that one (a nested def is analysed with them).
+        stack = [(self.tree, (id(self.tree),))]
+        own[id(self.tree)], calls[id(self.tree)] = [False, False], set()
+        while stack:
+            node, owners = stack.pop()
+            if isinstance(node, ast.Call):
+                copying = model.maybe_copy(node)
+                effectful = copying or model.may_order(node) or self._may_be_inherited(node)
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else (
+                    f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                    and f.value.id == "self" else None)
+                for key in owners:
+                    own[key][0] |= copying
+                    own[key][1] |= effectful
+                    if name:
+                        calls[key].add(name)
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    own[id(child)], calls[id(child)] = [False, False], set()
+                    stack.append((child, owners + (id(child),)))
+                else:
+                    stack.append((child, owners))
         # Through the module's functions and methods, by name, to a fixpoint.
         by_name = {}
         for name, fn in self.functions.items():
@@ -1282,17 +1284,10 @@ class _Aliases(ast.NodeTransformer):
         if target is None or not isinstance(node.ctx, ast.Load):
             return node
         parts = target.split(".")
-        new = ast.Name(id=parts[0], ctx=ast.Load())
+        new = ast.copy_location(ast.Name(id=parts[0], ctx=ast.Load()), node)
         for part in parts[1:]:
-            new = ast.Attribute(value=new, attr=part, ctx=ast.Load())
-        return ast.copy_location(new, node)
-
-
-def _set_locations(node, like):
-    for n in ast.walk(node):
-        for a in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-            if not hasattr(n, a) and hasattr(like, a):
-                setattr(n, a, getattr(like, a))
+            new = ast.copy_location(ast.Attribute(value=new, attr=part, ctx=ast.Load()), node)
+        return new
 
 
 def analyse(tree, source):
@@ -1300,9 +1295,6 @@ def analyse(tree, source):
     aliases = _Aliases(tree)
     if aliases.map:
         tree = aliases.visit(tree)
-        for n in ast.walk(tree):
-            for child in ast.iter_child_nodes(n):
-                _set_locations(child, n)
     m = Module(tree, source)
     found = {}
     stopped = []
