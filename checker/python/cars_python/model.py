@@ -38,7 +38,7 @@ FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "aran
 # Attributes and methods that read a tensor's metadata, not its data.
 META_ATTRS = {"shape", "dtype", "device", "is_cuda", "is_cpu", "ndim", "layout",
               "requires_grad", "names", "nbytes", "itemsize", "grad_fn", "is_leaf",
-              "is_sparse", "is_quantized", "is_meta", "T_shape"}
+              "is_sparse", "is_quantized", "is_meta"}
 META_METHODS = {"size", "dim", "numel", "nelement", "stride", "is_pinned", "element_size",
                 "requires_grad_", "new_empty", "new_zeros", "new_ones", "new_full",
                 "is_contiguous", "data_ptr", "storage_offset", "get_device", "ndimension",
