@@ -667,16 +667,14 @@ def python_findings(paths, root):
             f.update(rule="clang-diagnostic-error", level="error", notes=[])
             out.append(f)
             continue
-        except (OSError, ValueError, UnicodeDecodeError, LookupError, RecursionError) as e:
-            f = where(path, 1, 1, None, "cannot read: %s" % e if not isinstance(e, RecursionError)
-                      else "cannot analyse: expressions nested too deeply", [])
+        except report.READ_ERRORS as e:
+            f = where(path, 1, 1, None, report.read_error(e), [])
             f.update(rule="clang-diagnostic-error", level="error", notes=[])
             out.append(f)
             continue
         lines = source.splitlines()
         for line, name in findings.not_analysed:
-            print("%s:%d:1: remark: '%s' was not analysed: it exceeds the analysis budget"
-                  % (path, line, name), file=sys.stderr)
+            print("%s:%d:1: remark: %s" % (path, line, report.remark(name)), file=sys.stderr)
         for pf in findings:
             f = where(path, pf.line, pf.col, pf.end_col, pf.message, lines)
             f.update(rule=CHECK, level="warning",

@@ -458,6 +458,7 @@ class Function:
         self.cls = module.method_class.get(id(node))
         self.facts, self.cfg, self.params = module.prepare(node, body)
         self.findings = []
+        self._local_defs = None
         self.stream_ordered = 0
         self.returned = EMPTY
         self.report = True
@@ -824,7 +825,8 @@ class Function:
         if attr is not None and model.dotted(func) not in st.names:
             obj_v = self.ev(func.value, st)
         # The arguments, and whether this call reads them.
-        helper = self.helper_of(node)
+        target = self.target_of(node)
+        helper = self.helper_of(target)
         ordered = any(model.is_stream_handle(a, self.facts) for a in
                       list(node.args) + [k.value for k in node.keywords])
         self.stream_ordered += ordered
@@ -905,7 +907,6 @@ class Function:
             return frozenset([c.id])
         if helper is not None:
             return self.inline(helper, node, arg_vals, kw_vals, st)
-        target = self.target_of(node)
         if target is not None and id(target) in self.m.effectful:
             st.live = {}  # a helper past the depth (or recursive) that may synchronize
             return result
@@ -1078,14 +1079,16 @@ class Function:
         return None
 
     def local_defs(self):
-        body = getattr(self.node, "body", None)
-        if not isinstance(body, list) or self.node is self.m.tree:
-            return {}
-        return {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        """The functions defined in this function's own body (built once)."""
+        if self._local_defs is None:
+            body = getattr(self.node, "body", None)
+            self._local_defs = {} if not isinstance(body, list) or self.node is self.m.tree else {
+                n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        return self._local_defs
 
-    def helper_of(self, node):
-        """The function a call runs, to be looked through, or None."""
-        target = self.target_of(node)
+    def helper_of(self, target):
+        """The function a call runs (target_of), if it is to be looked
+        through: not recursive, within the depth; else None."""
         if target is None or id(target) in self.stack or self.depth >= HELPER_DEPTH:
             return None
         return target

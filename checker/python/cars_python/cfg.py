@@ -95,7 +95,6 @@ class _Builder:
         # the finally bodies around the current point, innermost last, and
         # the entry of each one's copy on the way out of a return
         self.finals = []
-        self.finals_body = {}
         self.final_entries = {}
 
     def build(self, body):
@@ -141,7 +140,7 @@ class _Builder:
             self.final_entries[key] = entry
             saved = self.finals
             self.finals = self.finals[:depth - 1]
-            end = self.stmts(self.finals_body[key], entry)
+            end = self.stmts(saved[depth - 1], entry)
             self.finals = saved
             self.cfg.link(end, self.leaving(depth - 1))
         return self.final_entries[key]
@@ -199,7 +198,6 @@ class _Builder:
             cfg.link(cur, start)
             if s.finalbody:
                 self.finals.append(s.finalbody)
-                self.finals_body[id(s.finalbody)] = s.finalbody
             body_end = self.stmts(s.body, start)
             if s.finalbody:
                 self.finals.pop()

@@ -68,7 +68,7 @@ BLOCKING_READS = {"item", "tolist", "cpu", "__bool__", "__float__", "__int__"}
 # barriers: nonzero, masked_select, unique, equal, is_nonzero, ...).
 SYNCING_OPS = {"nonzero", "masked_select", "unique", "unique_consecutive", "equal", "is_nonzero",
                "argwhere"}
-SYNCING_FUNCTIONS = {"torch." + n for n in SYNCING_OPS} | {"torch.equal", "torch.allclose"}
+SYNCING_FUNCTIONS = {"torch." + n for n in SYNCING_OPS} | {"torch.allclose"}
 # Tensor methods whose result is a scalar tensor: on the GPU, testing it
 # (if, while, assert) or converting it (int, float, bool) blocks the host.
 REDUCTIONS = {"any", "all", "sum", "max", "min", "mean", "prod", "norm", "count_nonzero",

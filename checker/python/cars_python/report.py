@@ -74,6 +74,22 @@ def format_finding(f, filename, source_lines):
     return "\n".join(out)
 
 
+# What check_file raises for a file it cannot read or analyse (besides
+# SyntaxError), and the one line that says so.
+READ_ERRORS = (OSError, ValueError, LookupError, RecursionError)
+
+
+def read_error(e):
+    if isinstance(e, RecursionError):
+        return "cannot analyse: expressions nested too deeply"
+    return "cannot read: %s" % e
+
+
+def remark(name):
+    """The text for a function the analysis budget stopped."""
+    return "'%s' was not analysed: it exceeds the analysis budget" % name
+
+
 def check_file(path):
     """(findings, source text) of one file; raises OSError, SyntaxError,
     ValueError (a NUL byte) or UnicodeDecodeError."""
@@ -127,20 +143,15 @@ def main(argv=None):
                   % (path, e.lineno or 1, e.offset or 1, e.msg), flush=True)
             status = 2
             continue
-        except (OSError, ValueError, UnicodeDecodeError, LookupError) as e:
-            print("%s: error: cannot read: %s" % (path, e), flush=True)
-            status = 2
-            continue
-        except RecursionError:
-            print("%s: error: cannot analyse: expressions nested too deeply" % path, flush=True)
+        except READ_ERRORS as e:
+            print("%s: error: %s" % (path, read_error(e)), flush=True)
             status = 2
             continue
         lines = source.splitlines()
         for f in findings:
             print(format_finding(f, path, lines), flush=True)
         for line, name in findings.not_analysed:
-            print("%s:%d:1: remark: '%s' was not analysed: it exceeds the analysis budget "
-                  "[%s]" % (path, line, name, CHECK), flush=True)
+            print("%s:%d:1: remark: %s [%s]" % (path, line, remark(name), CHECK), flush=True)
         total += len(findings)
     if not ns.quiet and total:
         print("%d warning%s generated." % (total, "" if total == 1 else "s"), file=sys.stderr)
