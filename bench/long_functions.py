@@ -1,24 +1,44 @@
 #!/usr/bin/env python3
-"""Cost of cuda-async-read-before-sync on long functions.
+"""Cost of cuda-async-read-before-sync on long functions, and its worst cases.
 
-Generates functions of growing length in seven shapes (straight-line code,
-sequential loops with copies, nested branches, a switch, lambdas called
-after copies, loops over an array of streams, scopes with RAII guards whose
-destructors synchronize) and a class of n member functions calling each other (the
-helper summaries' cost; its warnings depend on the call graph), runs clang-tidy on each with the check and, in the same run,
-with upstream's flow-sensitive bugprone-use-after-move as the baseline, and
-prints the time ratios. Also
-reports how many warnings the check emitted (a skipped function, past the
-visit budget, shows as 0 where warnings are expected).
+Generates one function of n statements per shape -- straight-line code,
+sequential loops with copies, branches, a switch, lambdas called after
+copies, a class of member functions calling each other (the helper
+summaries' cost), loops over an array of streams, RAII guards whose
+destructors synchronize -- and the worst cases issue 13 found: many
+distinct streams, many events recorded and synchronized, nested stream
+guards, a long else-if chain, an error-checking macro (a local error
+variable and a no-return handler) around every call, and one costly
+helper called from many places. Each planted race is counted.
 
-Usage: bench/long_functions.py [--plugin PATH] [--clang-tidy PATH] [--sizes 100,1000,3000]
+Per shape and size it runs clang-tidy three ways, interleaved (--runs
+rounds, the order rotating): with the check, with upstream's flow-sensitive
+bugprone-use-after-move (the baseline), and parse-only (llvm-include-order,
+a preprocessor callback: clang-tidy will not run with no check). It prints
+medians of
+
+  check s    the check's time (clang-tidy's --store-check-profile)
+  ÷ uam      that / use-after-move's time on the same file
+  +MiB       peak resident memory with the check minus parse-only's
+  mem        the same as a ratio
+  found      warnings / races planted ("?" where the call graph decides)
+  gave up    functions the check gave up on (its remarks)
+
+and, for sizes n and 10n of a shape, the growth of the check's time.
+The mock CUDA headers of test/Inputs are used, so parse-only is small
+against the real toolkit's (bench/real_tus.py measures real files).
+
+Usage: bench/long_functions.py [--plugin PATH] [--clang-tidy PATH]
+           [--sizes 1000,10000] [--shapes a,b,...] [--runs N]
 """
 import argparse
 import os
-import subprocess
+import statistics
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tidy_run import run_tidy  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -118,20 +138,125 @@ def guards(n):
     return (HEADER + guard + "void f(float *h, const float *d, cudaStream_t s) {\n"
             + body + "}\n", (n + 1) // 2)
 
-def run(tidy, plugin, checks, path):
-    cmd = [tidy, "--quiet", "--load=" + plugin, "-checks=-*," + checks, path, "--",
-           "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
-           "-isystem", os.path.join(ROOT, "test", "Inputs")]
-    best, out = None, ""
-    for _ in range(3):
-        t = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        dt = time.perf_counter() - t
-        if p.returncode != 0:
-            sys.exit("clang-tidy failed on %s:\n%s" % (path, p.stderr[-2000:]))
-        best = dt if best is None else min(best, dt)
-        out = p.stdout
-    return best, out.count("warning:")
+
+def many_streams(n):
+    # n/3 streams the function creates, each copied on and synchronized;
+    # every 100th group synchronizes the previous group's stream instead:
+    # a race, since the streams are the function's own and distinct.
+    k = max(1, n // 3)
+    decl = "".join("  cudaStream_t s%d;\n  cudaStreamCreate(&s%d);\n" % (i, i)
+                   for i in range(k))
+    body, races = "", 0
+    for i in range(k):
+        wrong = i % 100 == 99
+        races += wrong
+        body += ("  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s%d);\n"
+                 "  cudaStreamSynchronize(s%d);\n  consume(h[%d]);\n"
+                 % (i, i - 1 if wrong else i, i % 64))
+        if wrong:
+            body += "  cudaDeviceSynchronize();\n"
+    return (HEADER + "void f(float *h, const float *d) {\n" + decl + body
+            + "}\n", races)
+
+def many_events(n):
+    # n/4 events the function creates, each recorded after a copy and
+    # synchronized before the read; every 100th group synchronizes the
+    # previous group's event, recorded before the copy: a race.
+    k = max(1, n // 4)
+    decl = "".join("  cudaEvent_t e%d;\n  cudaEventCreate(&e%d);\n" % (i, i)
+                   for i in range(k))
+    body, races = "", 0
+    for i in range(k):
+        wrong = i % 100 == 99
+        races += wrong
+        body += ("  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n"
+                 "  cudaEventRecord(e%d, s);\n  cudaEventSynchronize(e%d);\n"
+                 "  consume(h[%d]);\n" % (i, i - 1 if wrong else i, i % 64))
+        if wrong:
+            body += "  cudaStreamSynchronize(s);\n"
+    return (HEADER + "void f(float *h, const float *d, cudaStream_t s) {\n"
+            + decl + body + "}\n", races)
+
+GUARD = ("struct Guard {\n  explicit Guard(cudaStream_t s) : s_(s) {}\n"
+         "  ~Guard() { cudaStreamSynchronize(s_); }\n  cudaStream_t s_;\n};\n")
+
+def nested_guards(n):
+    # Groups of 50 nested scopes, each with a guard whose destructor
+    # synchronizes the stream and a copy; the innermost scope reads (a
+    # race), the code after the group reads again (synchronized).
+    depth, groups = 50, max(1, n // 100)
+    body = ""
+    for g in range(groups):
+        for k in range(depth):
+            body += ("  {\n  Guard g%d_%d(s);\n"
+                     "  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n"
+                     % (g, k))
+        body += "  consume(h[%d]);\n" % (g % 64) + "  }\n" * depth
+        body += "  consume(h[%d]);\n" % ((g + 1) % 64)
+    return (HEADER + GUARD + "void f(float *h, const float *d, cudaStream_t s) {\n"
+            + body + "}\n", groups)
+
+def else_if(n):
+    # One else-if chain of n branches on k, a copy in each: the read after
+    # it races, the read after the sync does not.
+    body = "  if (k == 0)\n    cudaMemcpyAsync(h, d, 4, cudaMemcpyDeviceToHost, s);\n"
+    body += "".join("  else if (k == %d)\n    cudaMemcpyAsync(h + %d, d, 4, "
+                    "cudaMemcpyDeviceToHost, s);\n" % (i, i % 64)
+                    for i in range(1, max(2, n // 2)))
+    body += "  consume(h[0]);\n  cudaStreamSynchronize(s);\n  consume(h[1]);\n"
+    return (HEADER + "void f(float *h, const float *d, cudaStream_t s, int k) {\n"
+            + body + "}\n", 1)
+
+CHECK_MACRO = (
+    "[[noreturn]] void fatal(cudaError_t e, const char *file, int line);\n"
+    "#define CUDA_CHECK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) "
+    "fatal(err_, __FILE__, __LINE__); } while (0)\n")
+
+def cuda_check(n):
+    # ggml's and faiss's error-checking macro around every call: a copy, a
+    # sync, a read; every 100th group reads before the sync (a race).
+    k, body, races = max(1, n // 3), "", 0
+    for i in range(k):
+        wrong = i % 100 == 99
+        races += wrong
+        copy = "  CUDA_CHECK(cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s));\n"
+        sync = "  CUDA_CHECK(cudaStreamSynchronize(s));\n"
+        read = "  consume(h[%d]);\n" % (i % 64)
+        body += copy + (read + sync if wrong else sync + read)
+    return (HEADER + CHECK_MACRO + "void f(float *h, const float *d, cudaStream_t s) {\n"
+            + body + "}\n", races)
+
+def costly_helper(n):
+    # One helper of n/2 statements (copies and syncs on its own buffer,
+    # through the error-checking macro) called from n/20 callers, each of
+    # which reads its own copy before syncing (a race) and then calls the
+    # helper: the helper's summary is computed once, and every caller's
+    # race is found.
+    k = max(1, n // 6)
+    helper = "".join(
+        "  CUDA_CHECK(cudaMemcpyAsync(g, d, 64, cudaMemcpyDeviceToHost, s));\n"
+        "  CUDA_CHECK(cudaStreamSynchronize(s));\n  consume(g[%d]);\n" % (i % 64)
+        for i in range(k))
+    callers = max(1, n // 20)
+    fns = "".join(
+        "void caller%d(float *h, float *g, const float *d, cudaStream_t s) {\n"
+        "  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n"
+        "  consume(h[0]);\n  helper(g, d, s);\n  cudaStreamSynchronize(s);\n}\n" % i
+        for i in range(callers))
+    return (HEADER + CHECK_MACRO +
+            "void helper(float *g, const float *d, cudaStream_t s) {\n" + helper
+            + "}\n" + fns, callers)
+
+SHAPES = [straight, loops, branches, switch, lambdas, methods, stream_arrays,
+          guards, many_streams, many_events, nested_guards, else_if,
+          cuda_check, costly_helper]
+
+CHECK = "cuda-async-read-before-sync"
+BASELINE = "bugprone-use-after-move"
+PARSE_ONLY = "llvm-include-order"
+FLAGS = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+         "-isystem", os.path.join(ROOT, "test", "Inputs")]
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
@@ -139,23 +264,63 @@ def main():
     ap.add_argument("--plugin", default=os.path.join(ROOT, "build", "checker",
                                                      "CudaAsyncReadBeforeSync.so"))
     ap.add_argument("--clang-tidy", default="/usr/lib/llvm-22/bin/clang-tidy")
-    ap.add_argument("--sizes", default="100,1000,3000")
+    ap.add_argument("--sizes", default="1000,10000")
+    ap.add_argument("--shapes", help="comma-separated subset of: " +
+                    ", ".join(f.__name__ for f in SHAPES))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=600,
+                    help="per clang-tidy process, seconds")
     a = ap.parse_args()
+    if not os.path.isfile(a.plugin):
+        sys.exit("long_functions: no plugin at %s" % a.plugin)
     sizes = [int(x) for x in a.sizes.split(",")]
-    print("%-13s %6s %10s %10s %7s %9s" % ("shape", "n", "check s", "base s", "ratio", "warnings"))
+    shapes = SHAPES
+    if a.shapes:
+        by = {f.__name__: f for f in SHAPES}
+        unknown = [x for x in a.shapes.split(",") if x not in by]
+        if unknown:
+            sys.exit("long_functions: unknown shape(s): " + ", ".join(unknown))
+        shapes = [by[x] for x in a.shapes.split(",")]
+    print("%-14s %7s %8s %7s %7s %6s %9s %7s %7s" % (
+        "shape", "n", "check s", "÷ uam", "+MiB", "mem", "found", "gave up",
+        "growth"))
+    configs = [("check", CHECK), ("uam", BASELINE), ("parse", PARSE_ONLY)]
     with tempfile.TemporaryDirectory() as tmp:
-        for shape in (straight, loops, branches, switch, lambdas, methods,
-                      stream_arrays, guards):
+        for shape in shapes:
+            times = {}
             for n in sizes:
-                src, expected = shape(n)
+                src, planted = shape(n)
                 path = os.path.join(tmp, "%s_%d.cu" % (shape.__name__, n))
                 with open(path, "w") as f:
                     f.write(src)
-                ours, warnings = run(a.clang_tidy, a.plugin, "cuda-async-read-before-sync", path)
-                base, _ = run(a.clang_tidy, a.plugin, "bugprone-use-after-move", path)
-                print("%-13s %6d %10.3f %10.3f %7.2f %5d/%-3s" % (
-                    shape.__name__, n, ours, base, ours / base, warnings,
-                    "?" if expected is None else expected))
+                got = {c: [] for c, _ in configs}
+                for rnd in range(a.runs):
+                    k = rnd % len(configs)
+                    for cname, check in configs[k:] + configs[:k]:
+                        r = run_tidy(a.clang_tidy, a.plugin, check, path, FLAGS,
+                                     timeout=a.timeout)
+                        if r.rc not in (0, 1):
+                            sys.exit("long_functions: clang-tidy exited %d on %s "
+                                     "(%s):\n%s" % (r.rc, path, check,
+                                                     r.stderr[-2000:]))
+                        got[cname].append(r)
+                med = statistics.median
+                ours = med(x.check_s for x in got["check"])
+                base = med(x.check_s for x in got["uam"])
+                peak = med(x.peak_mib for x in got["check"])
+                parse = med(x.peak_mib for x in got["parse"])
+                out = got["check"][0].stdout + got["check"][0].stderr
+                warnings = out.count("warning:")
+                gave_up = out.count("is not analysed:")
+                times[n] = ours
+                growth = ("%.1f" % (ours / times[n // 10])
+                          if n % 10 == 0 and times.get(n // 10) else "")
+                print("%-14s %7d %8.3f %7.2f %7.0f %6.2f %5d/%-3s %7d %7s" % (
+                    shape.__name__, n, ours, ours / base if base else float("inf"),
+                    peak - parse, peak / parse if parse else 0.0, warnings,
+                    "?" if planted is None else planted, gave_up, growth),
+                    flush=True)
+
 
 if __name__ == "__main__":
     main()

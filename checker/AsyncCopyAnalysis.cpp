@@ -30,6 +30,11 @@ struct RunResult {
 /// Facts -> (seeds) -> effects -> solver, for one callable.
 RunResult runCallable(CallableRun &R) {
   RunResult Result;
+  AnalysisProfile &P = R.Owner.profile();
+  auto Phase = [&](AnalysisProfile::Phase Ph) {
+    return R.SummaryMode ? AnalysisProfile::Summaries : Ph;
+  };
+  PhaseTimer Timer(P, Phase(AnalysisProfile::Facts));
   FunctionFacts Facts(R.context(), R.model(), R.FD,
                       R.options().PerThreadDefaultStream);
   Facts.Bound = R.Bound;
@@ -37,9 +42,11 @@ RunResult runCallable(CallableRun &R) {
     return Result;
   CallableEffects Effects;
   SummarySeeds Seeds;
+  P.switchTo(Phase(AnalysisProfile::Effects));
   if (R.SummaryMode)
     Seeds.seed(R, Facts, Effects);
   buildEffects(R, Facts, Effects);
+  P.switchTo(Phase(AnalysisProfile::Solver));
   Solver S(R, Facts, Effects);
   Result.Exit = S.run();
   Result.Findings = std::move(S.Findings);
@@ -52,8 +59,9 @@ RunResult runCallable(CallableRun &R) {
 } // namespace
 
 AsyncCopyAnalysis::AsyncCopyAnalysis(ASTContext &Ctx, const ApiModel &Model,
-                                     AnalysisOptions Opts)
-    : Ctx(Ctx), Model(Model), Opts(Opts) {}
+                                     AnalysisOptions Opts,
+                                     AnalysisProfile &Profile)
+    : Ctx(Ctx), Model(Model), Opts(Opts), Profile(Profile) {}
 AsyncCopyAnalysis::~AsyncCopyAnalysis() = default;
 
 CopySite *AsyncCopyAnalysis::newCopySite() {
@@ -73,15 +81,24 @@ bool AsyncCopyAnalysis::withinWorkLimit() {
   return !OverBudget;
 }
 
-std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD) {
+std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD,
+                                                bool *GaveUp) {
   if (!FD || !FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
     return {};
   Work = 0;
   OverBudget = false;
+  VisitCapped = false;
   CallableRun R{*this, FD, 0, /*SummaryMode=*/false, false, {}};
+  ++Profile.Callables;
   RunResult Run = runCallable(R);
-  if (!Run.Exit || OverBudget)
+  if (!Run.Exit || OverBudget) {
+    if (OverBudget || VisitCapped) {
+      ++Profile.GivenUp;
+      if (GaveUp)
+        *GaveUp = true;
+    }
     return {};
+  }
   std::vector<Finding> Out;
   for (Finding &F : Run.Findings)
     if (!F.Copy || !F.Copy->Seed)
@@ -139,6 +156,7 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   }
 
   InProgress[Def] = true;
+  ++Profile.SummaryRuns;
   CallableRun R{*this, Def, Depth, /*SummaryMode=*/true, false, Bound};
   RunResult Run = runCallable(R);
   InProgress[Def] = false;

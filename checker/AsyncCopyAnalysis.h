@@ -26,6 +26,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include <chrono>
 #include <memory>
 #include <map>
 #include <optional>
@@ -139,18 +140,72 @@ struct AnalysisOptions {
   uint64_t WorkLimit = 2'000'000;
 };
 
+/// Where the check's time goes in one translation unit, and what it gave
+/// up (printed when the CARS_PROFILE environment variable is set; read by
+/// bench/real_tus.py). Times are wall-clock seconds, exclusive: a helper
+/// summary's run counts under Summaries, not under the phase that asked for
+/// it.
+struct AnalysisProfile {
+  enum Phase {
+    Select,    ///< the pre-filter (CallableSelection.h)
+    Facts,     ///< FunctionFacts of the callables themselves
+    Effects,   ///< their effect lists (helper summaries excluded)
+    Solver,    ///< their data flow and reporting pass
+    Summaries, ///< every phase of helper summaries' runs
+    Report,    ///< diagnostics and fix-its
+    NumPhases,
+    None = NumPhases,
+  };
+  double Seconds[NumPhases] = {};
+  unsigned Callables = 0; ///< callables analysed
+  unsigned GivenUp = 0;   ///< of them, skipped past a budget
+  unsigned SummaryRuns = 0;
+
+  /// Charges the time since the last switch to the current phase and makes
+  /// Ph current.
+  void switchTo(Phase Ph) {
+    auto Now = std::chrono::steady_clock::now();
+    if (Current != None)
+      Seconds[Current] +=
+          std::chrono::duration<double>(Now - Since).count();
+    Current = Ph;
+    Since = Now;
+  }
+  Phase Current = None;
+  std::chrono::steady_clock::time_point Since;
+};
+
+/// Makes a phase current for a scope, then restores the one before.
+class PhaseTimer {
+public:
+  PhaseTimer(AnalysisProfile &P, AnalysisProfile::Phase Ph)
+      : P(P), Saved(P.Current) {
+    P.switchTo(Ph);
+  }
+  ~PhaseTimer() { P.switchTo(Saved); }
+  PhaseTimer(const PhaseTimer &) = delete;
+  PhaseTimer &operator=(const PhaseTimer &) = delete;
+
+private:
+  AnalysisProfile &P;
+  AnalysisProfile::Phase Saved;
+};
+
 /// Runs the analysis over callables of one translation unit, memoising
 /// helper summaries across them.
 class AsyncCopyAnalysis {
 public:
+  /// Profile: where the time is charged (owned by the caller).
   AsyncCopyAnalysis(ASTContext &Ctx, const ApiModel &Model,
-                    AnalysisOptions Opts);
+                    AnalysisOptions Opts, AnalysisProfile &Profile);
   ~AsyncCopyAnalysis();
 
   /// Findings for one callable's body, deterministic in order (by access
   /// location). Empty when the body is templated, contains errors, or
-  /// exceeds the visit budget.
-  std::vector<Finding> analyze(const FunctionDecl *FD);
+  /// exceeds a budget (the visit cap or WorkLimit); *GaveUp is then set for
+  /// a budget.
+  std::vector<Finding> analyze(const FunctionDecl *FD,
+                               bool *GaveUp = nullptr);
 
   /// The summary of a helper, or nullptr when its body is not visible, the
   /// depth bound is reached, or it recurses. Sets *Truncated when the
@@ -165,6 +220,7 @@ public:
   ASTContext &context() const { return Ctx; }
   const ApiModel &model() const { return Model; }
   const AnalysisOptions &options() const { return Opts; }
+  AnalysisProfile &profile() const { return Profile; }
   /// A new copy site, owned by the analysis (findings point to it).
   CopySite *newCopySite();
   /// Counts work (block visits weighted by the copies in flight).
@@ -172,6 +228,12 @@ public:
   /// False once the work of this analyze() call passed WorkLimit; the
   /// callable is then given up.
   bool withinWorkLimit();
+  /// A run hit its visit cap (Solver): the callable, if it is the one
+  /// analyze() was asked for, is given up.
+  void visitCapReached(unsigned Depth) {
+    if (Depth == 0)
+      VisitCapped = true;
+  }
   /// Whether helpers may order device work (StreamOrdering.h), per
   /// definition, across the translation unit.
   llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts> &
@@ -181,6 +243,7 @@ private:
   ASTContext &Ctx;
   const ApiModel &Model;
   AnalysisOptions Opts;
+  AnalysisProfile &Profile;
   struct CachedSummary {
     std::unique_ptr<HelperSummary> S; ///< null: not analysable
     bool Truncated = false;
@@ -195,6 +258,7 @@ private:
   /// skipped without findings, and summaries cut short are not cached.
   uint64_t Work = 0;
   bool OverBudget = false;
+  bool VisitCapped = false;
   std::unique_ptr<llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts>>
       OrderingCache;
 };

@@ -3,27 +3,27 @@
 #include "AsyncReadBeforeSyncCheck.h"
 #include "SyncFixIt.h"
 #include "AsyncCopyAnalysis.h"
+#include "CallableSelection.h"
 #include "CudaApiModel.h"
 #include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang-tidy/utils/OptionsUtils.h"
+#include "llvm/Support/Format.h"
 #include <algorithm>
+#include <cstdlib>
+#include <sys/resource.h>
 #include <set>
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-struct AsyncReadBeforeSyncCheck::AnalysisHolder {
-  const ASTContext *Ctx;
-  AsyncCopyAnalysis A;
-};
-
 AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
                                                    ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrictMode(Options.get("StrictMode", false)),
+      RemarkOnBudgetExceeded(Options.get("RemarkOnBudgetExceeded", true)),
       HelperDepth(boundedHelperDepth(Name, Options.get<long long>("HelperDepth", 3))),
       AsyncCopyFunctions(Options.get("AsyncCopyFunctions", "")),
       StreamSyncFunctions(Options.get("StreamSyncFunctions", "")),
@@ -75,6 +75,7 @@ AsyncReadBeforeSyncCheck::~AsyncReadBeforeSyncCheck() = default;
 void AsyncReadBeforeSyncCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrictMode", StrictMode);
+  Options.store(Opts, "RemarkOnBudgetExceeded", RemarkOnBudgetExceeded);
   Options.store(Opts, "HelperDepth", HelperDepth);
   Options.store(Opts, "AsyncCopyFunctions", AsyncCopyFunctions);
   Options.store(Opts, "StreamSyncFunctions", StreamSyncFunctions);
@@ -88,29 +89,20 @@ void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
   for (ApiRole Role : copyRoles())
     for (std::string &N : Model->namesWithRole(Role))
       Names.push_back(std::move(N));
-  std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());
-  StatementMatcher Reaches =
-      callExpr(callee(functionDecl(hasAnyName(Refs))));
-  // Callables that issue a copy, or call a helper (with a visible body) that
-  // does, directly or through helpers as deep as HelperDepth looks (a helper
-  // or lambda that calls `fetchInto(h, d, s)` leaves its copy pending too);
-  // each is analysed once, whichever call matched first.
-  Finder->addMatcher(
-      callExpr(Reaches, forCallable(functionDecl().bind("fn"))), this);
-  for (unsigned Level = 0; Level < std::clamp(HelperDepth, 1u, 8u); ++Level) {
-    Reaches = callExpr(callee(functionDecl(hasBody(hasDescendant(Reaches)))));
-    Finder->addMatcher(
-        callExpr(Reaches, forCallable(functionDecl().bind("fn"))), this);
-  }
-  // A blocking transfer to the host reads its source on the legacy default
-  // stream (the producer diagnostic): its own callable only, so that the
-  // names stay out of the helper levels above (their cost grows with them).
   std::vector<std::string> Blocking =
       Model->namesWithRole(ApiRole::BlockingTransfer);
+  std::vector<llvm::StringRef> Refs(Names.begin(), Names.end());
   std::vector<llvm::StringRef> BlockingRefs(Blocking.begin(), Blocking.end());
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(BlockingRefs))),
-                              forCallable(functionDecl().bind("fn"))),
-                     this);
+  CopyCallee = std::make_unique<DeclarationMatcher>(
+      functionDecl(hasAnyName(Refs)));
+  BlockingCallee = std::make_unique<DeclarationMatcher>(
+      functionDecl(hasAnyName(BlockingRefs)));
+  // The trigger: a translation unit without a call of a modelled copy or
+  // blocking transfer costs this matcher and nothing else. The callables
+  // are picked at the end of the translation unit (CallableSelection.h).
+  std::vector<llvm::StringRef> All(Refs);
+  All.insert(All.end(), BlockingRefs.begin(), BlockingRefs.end());
+  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(All)))), this);
 }
 
 void AsyncReadBeforeSyncCheck::registerPPCallbacks(
@@ -118,9 +110,53 @@ void AsyncReadBeforeSyncCheck::registerPPCallbacks(
   this->PP = PP;
 }
 
+void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
+  Triggered = Result.Context;
+}
+
 void AsyncReadBeforeSyncCheck::onEndOfTranslationUnit() {
-  Analysed.clear();
+  Profile = AnalysisProfile();
+  if (ASTContext *Ctx = Triggered) {
+    std::vector<const FunctionDecl *> Callables;
+    {
+      PhaseTimer Timer(Profile, AnalysisProfile::Select);
+      auto Role = [&](const FunctionDecl *Callee) {
+        if (!match(*CopyCallee, *Callee, *Ctx).empty())
+          return CalleeRole::AsyncCopy;
+        if (!match(*BlockingCallee, *Callee, *Ctx).empty())
+          return CalleeRole::Blocking;
+        return CalleeRole::Other;
+      };
+      Callables = selectCallables(*Ctx, std::clamp(HelperDepth, 1u, 8u), Role);
+    }
+    for (const FunctionDecl *FD : Callables)
+      analyseCallable(FD, *Ctx);
+    if (std::getenv("CARS_PROFILE"))
+      printProfile(Ctx->getSourceManager());
+  }
+  Triggered = nullptr;
   Analysis.reset();
+}
+
+/// One line on stderr per translation unit (bench/real_tus.py reads it):
+/// seconds per phase, callables analysed and given up, summaries run, and
+/// the process's peak resident memory so far.
+void AsyncReadBeforeSyncCheck::printProfile(const SourceManager &SM) {
+  static constexpr const char *Names[] = {"select",  "facts",     "effects",
+                                          "solver",  "summaries", "report"};
+  static_assert(std::size(Names) == AnalysisProfile::NumPhases);
+  llvm::raw_ostream &OS = llvm::errs();
+  OS << "cuda-async-read-before-sync profile:";
+  if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getMainFileID()))
+    OS << " file=" << F->getName();
+  for (unsigned P = 0; P < AnalysisProfile::NumPhases; ++P)
+    OS << " " << Names[P] << "="
+       << llvm::format("%.4f", Profile.Seconds[P]);
+  struct rusage Usage;
+  long PeakKiB = getrusage(RUSAGE_SELF, &Usage) == 0 ? Usage.ru_maxrss : 0;
+  OS << " callables=" << Profile.Callables << " given_up=" << Profile.GivenUp
+     << " summary_runs=" << Profile.SummaryRuns
+     << " peak_rss_mib=" << PeakKiB / 1024 << "\n";
 }
 
 namespace {
@@ -201,33 +237,39 @@ void AsyncReadBeforeSyncCheck::reportProducer(const Finding &F,
       << Copy << Producer;
 }
 
-void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || !FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
+void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
+                                               ASTContext &Ctx) {
+  PhaseTimer Timer(Profile, AnalysisProfile::Report);
+  if (!FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
     return;
   // Device code does not touch host memory through these APIs.
   if (FD->hasAttr<CUDAGlobalAttr>() ||
       (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()))
     return;
-  const SourceManager &SM = *Result.SourceManager;
+  const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(FD->getLocation()))
     return;
-  if (!Analysed.insert(FD).second)
-    return;
-  if (!Analysis || Analysis->Ctx != Result.Context) {
+  if (!Analysis) {
     AnalysisOptions Opts;
     Opts.StrictMode = StrictMode;
     Opts.MaxHelperDepth = HelperDepth;
     Opts.PerThreadDefaultStream =
         PP && (PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM") ||
                PP->isMacroDefined("HIP_API_PER_THREAD_DEFAULT_STREAM"));
-    Analysis.reset(new AnalysisHolder{
-        Result.Context, AsyncCopyAnalysis(*Result.Context, *Model, Opts)});
+    Analysis = std::make_unique<AsyncCopyAnalysis>(Ctx, *Model, Opts, Profile);
   }
 
   std::set<unsigned> FixedAt;
-  SyncFixer Fixer(*FD, *Model, *Result.Context);
-  for (const Finding &F : Analysis->A.analyze(FD)) {
+  SyncFixer Fixer(*FD, *Model, Ctx);
+  bool GaveUp = false;
+  std::vector<Finding> Findings = Analysis->analyze(FD, &GaveUp);
+  if (GaveUp && RemarkOnBudgetExceeded)
+    diag(FD->getLocation(),
+         "%0 is not analysed: its analysis needs more work than the check's "
+         "budget allows, so its accesses are not checked",
+         DiagnosticIDs::Remark)
+        << forDiag(FD);
+  for (const Finding &F : Findings) {
     if (F.Producer) {
       reportProducer(F, SM);
       continue;

@@ -6,9 +6,10 @@
 // memory such a copy returns before the DMA has finished, and the host sees
 // stale data.
 //
-// The check class holds the options, picks the callables to analyse and
-// turns findings into diagnostics; AsyncCopyAnalysis does the analysis and
-// CudaApiModel says what each CUDA call does.
+// The check class holds the options, asks CallableSelection for the
+// callables to analyse and turns findings into diagnostics;
+// AsyncCopyAnalysis does the analysis and CudaApiModel says what each CUDA
+// call does.
 //
 // Documentation: docs/cuda-async-read-before-sync.md
 //
@@ -18,12 +19,11 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCREADBEFORESYNCCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "AsyncCopyAnalysis.h"
 #include "CudaApiModel.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
 
-struct Finding;
 
 class AsyncReadBeforeSyncCheck : public ClangTidyCheck {
 public:
@@ -40,6 +40,10 @@ private:
   /// Follow only what the CUDA manual guarantees: copies into pageable
   /// memory are asynchronous, and cudaFree / cudaFreeHost are not syncs.
   const bool StrictMode;
+  /// A remark at each function whose analysis passes the work budget (it
+  /// is then not checked), so that no warning never silently means "not
+  /// analysed".
+  const bool RemarkOnBudgetExceeded;
   /// How deep same-TU helpers are looked through.
   /// The largest HelperDepth accepted (each level multiplies the summaries
   /// a call chain may need; deeper chains are rare and costly).
@@ -56,9 +60,22 @@ private:
   std::unique_ptr<ApiModel> Model;
 
   Preprocessor *PP = nullptr;
-  llvm::DenseSet<const Decl *> Analysed;
-  struct AnalysisHolder;
-  std::unique_ptr<AnalysisHolder> Analysis;
+  /// The modelled copies' and blocking transfers' names, as matchers of
+  /// the called function (hasAnyName's rules for qualified names).
+  std::unique_ptr<ast_matchers::DeclarationMatcher> CopyCallee,
+      BlockingCallee;
+  /// Set when the translation unit calls a modelled copy or blocking
+  /// transfer; the callables are then selected and analysed at its end.
+  ASTContext *Triggered = nullptr;
+  /// The analysis of the current translation unit (its helper summaries'
+  /// cache), freed at its end.
+  std::unique_ptr<AsyncCopyAnalysis> Analysis;
+  /// Where this translation unit's time went (CARS_PROFILE).
+  AnalysisProfile Profile;
+  void printProfile(const SourceManager &SM);
+
+  /// Analyses one selected callable and reports its findings.
+  void analyseCallable(const FunctionDecl *FD, ASTContext &Ctx);
 
   /// The producer diagnostic: a device-to-host copy that may read its
   /// source before device work on another, unordered stream wrote it.

@@ -1092,11 +1092,18 @@ void FunctionFacts::buildAliasesAndProvenance() {
       }
   // A use that may change the handle behind the analysis's back: bound to
   // a reference, its address taken (other than by the creating call).
+  // (The references of each created variable, gathered in one pass: a
+  // scan of every candidate per variable was quadratic in the number of
+  // streams.)
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>
+      RefsOf;
+  for (const Expr *E : Candidates)
+    if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+          V && CreatedAssigned.count(V))
+        RefsOf[V].push_back(D);
   auto ChangedByUse = [&](const VarDecl *V) {
-    for (const Expr *E : Candidates) {
-      const auto *D = dyn_cast<DeclRefExpr>(E);
-      if (!D || D->getDecl() != V)
-        continue;
+    for (const DeclRefExpr *D : RefsOf.lookup(V)) {
       const Stmt *Up = PM.getParentIgnoreParens(D);
       if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
           C && (C->getCastKind() == CK_LValueToRValue ||

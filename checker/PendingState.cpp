@@ -181,16 +181,53 @@ void PendingState::forget(const VarDecl *V) {
 }
 
 bool PendingState::assume(const Literal &L) {
-  for (const Literal &A : Assumed)
+  size_t SameVar = 0;
+  bool Implied = false;
+  for (const Literal &A : Assumed) {
     if (A.contradicts(L))
       return false;
+    if (A.V == L.V) {
+      ++SameVar;
+      Implied |= A.Eq;
+    }
+  }
   for (auto It = Pending.begin(); It != Pending.end();)
     It = It->second.Conditions.assume(L) ? std::next(It) : Pending.erase(It);
   for (auto It = Producers.begin(); It != Producers.end();)
     It = It->second.Conditions.assume(L) ? std::next(It)
                                          : Producers.erase(It);
-  Assumed.insert(L);
+  if (L.Eq) {
+    // v == C implies every v != C' kept so far.
+    for (auto It = Assumed.begin(); It != Assumed.end();)
+      It = It->V == L.V ? Assumed.erase(It) : std::next(It);
+    Assumed.insert(L);
+  } else if (!Implied && SameVar < MaxAssumedPerVar) {
+    Assumed.insert(L);
+  }
   return true;
+}
+
+size_t PendingState::size() const {
+  auto Conds = [](const PathConditions &C) {
+    size_t N = 0;
+    for (const Literals &G : C.Sets)
+      N += G.size();
+    return N;
+  };
+  size_t N = Assumed.size();
+  for (const auto &[Id, P] : Pending)
+    N += 1 + Conds(P.Conditions);
+  for (const auto &[Key, E] : Events)
+    N += 1 + E.Covered.size();
+  for (const auto &[Query, Ids] : Queried)
+    N += 1 + Ids.size();
+  for (const auto &[Stream, E] : Waits)
+    N += 1 + E.Covered.size();
+  for (const auto &[Key, P] : Producers)
+    N += 1 + P.WaitedBy.size() + Conds(P.Conditions);
+  for (const auto &[Key, Ps] : EventProducers)
+    N += 1 + Ps.size();
+  return N;
 }
 
 } // namespace clang::tidy::cuda

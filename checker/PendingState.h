@@ -137,7 +137,12 @@ struct PendingState {
   /// for an event: the copies that event covers, which a later host sync of
   /// that stream covers too (must).
   std::map<StreamRef::Identity, EventInfo> Waits;
-  Literals Assumed; ///< conditions known to hold here (must)
+  /// Conditions known to hold here (must). At most MaxAssumedPerVar
+  /// `v != C` literals per variable are kept (a long else-if chain on one
+  /// variable would otherwise carry all of its constants), and none beside
+  /// a `v == C`, which implies them.
+  Literals Assumed;
+  static constexpr size_t MaxAssumedPerVar = 8;
   /// Device work writing a buffer that may still be running (may).
   std::map<ProducerKey, PendingProducer> Producers;
   /// Per event (by path): the producers a record of it follows (recorded
@@ -148,6 +153,11 @@ struct PendingState {
   std::map<AccessPath, std::set<ProducerKey>> EventProducers;
 
   bool operator==(const PendingState &O) const;
+
+  /// The number of entries the state holds, nested sets included: the
+  /// unit of the work budget (AsyncCopyAnalysis::Work), and a measure of
+  /// its memory.
+  size_t size() const;
 
   /// Which of two notes a join keeps for a copy pending on both sides:
   /// true when A is to be preferred. Must be a strict order on notes, so

@@ -195,12 +195,17 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
       Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
   // The producers it follows: on its stream (or one the check cannot tell
   // from it), on a stream it waited for, or joined by legacy-stream work.
-  std::set<ProducerKey> &Captured = St.EventProducers[Key];
-  Captured.clear();
+  // (An event that captured none has no entry: the join and every reader
+  // take an absent entry as an empty one.)
+  std::set<ProducerKey> Captured;
   for (const auto &[PKey, P] : St.Producers)
     if (!unorderedStreams(S, P.Stream) || P.WaitedBy.count(S.identity()) ||
         (P.LegacyJoined && isBlockingStream(S)))
       Captured.insert(PKey);
+  if (Captured.empty())
+    St.EventProducers.erase(Key);
+  else
+    St.EventProducers[Key] = std::move(Captured);
   St.Events[Key] = std::move(Info);
 }
 
@@ -238,8 +243,10 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.OnCurrent = Ev.OnCurrent;
   P.Conditions.Sets = {St.Assumed};
   // A new instance: no earlier record or wait covers it.
-  for (auto &[Event, Keys] : St.EventProducers)
-    Keys.erase(Key);
+  for (auto It = St.EventProducers.begin(); It != St.EventProducers.end();) {
+    It->second.erase(Key);
+    It = It->second.empty() ? St.EventProducers.erase(It) : std::next(It);
+  }
 }
 
 void Solver::joinLegacy(PendingState &St) {
@@ -617,6 +624,41 @@ Solver::querySuccessEdge(const Expr *Cond) const {
 /// (until v is written again: see Effect::Write).
 std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
                                                 bool OnTrue) const {
+  std::optional<Literal> L = literalOf(Cond, OnTrue);
+  if (L && !Correlated.contains(L->V))
+    return std::nullopt;
+  return L;
+}
+
+void Solver::findCorrelated(const CFG &Cfg) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseMap<const VarDecl *, unsigned> Sites;
+  for (const CFGBlock *B : Cfg) {
+    const Expr *Cond = B->succ_size() == 2 ? B->getLastCondition() : nullptr;
+    std::optional<Literal> L = Cond ? literalOf(Cond, true) : std::nullopt;
+    if (!L || Correlated.contains(L->V))
+      continue;
+    if (++Sites[L->V] > 1) {
+      Correlated.insert(L->V);
+      continue;
+    }
+    // A loop around the test that does not hold the declaration: the test
+    // meets its own earlier literal on the next iteration.
+    SourceLocation Decl = SM.getExpansionLoc(L->V->getLocation());
+    for (const Stmt *S = B->getTerminatorStmt(); S; S = F.PM.getParent(S)) {
+      if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+        continue;
+      SourceRange R = SM.getExpansionRange(S->getSourceRange()).getAsRange();
+      if (SM.isBeforeInTranslationUnit(Decl, R.getBegin()) ||
+          SM.isBeforeInTranslationUnit(R.getEnd(), Decl)) {
+        Correlated.insert(L->V);
+        break;
+      }
+    }
+  }
+}
+
+std::optional<Literal> Solver::literalOf(const Expr *Cond, bool OnTrue) const {
   Cond = strip(Cond);
   bool Positive = OnTrue;
   while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
@@ -672,6 +714,7 @@ std::optional<PendingState> Solver::run() {
       CFG::buildCFG(F.FD, const_cast<Stmt *>(F.Body), &Ctx, BO);
   if (!Cfg)
     return std::nullopt;
+  findCorrelated(*Cfg);
 
   // Effects attach to the CFG element of their anchor (or its nearest
   // ancestor that is one); a destructor's, to each element where its
@@ -760,10 +803,16 @@ std::optional<PendingState> Solver::run() {
   auto RunBlock = [&](const CFGBlock &B, bool Reporting,
                       const PendingState *From = nullptr) {
     PendingState St = From ? *From : In[B.getBlockID()];
-    R.Owner.spendWork((1 + B.size()) * (1 + St.Pending.size()));
+    size_t Before = St.size();
     for (unsigned I = 0; I < B.size(); ++I)
       for (unsigned Ev : At[B.getBlockID()][I])
         transfer(St, Effects.List[Ev], Reporting);
+    // The work of a visit: copying and joining the state it carries (the
+    // larger of the two ends: a long block may grow it), which also bounds
+    // the memory of the states kept per block, plus the transfers, each
+    // about as costly as the copies in flight.
+    R.Owner.spendWork(1 + std::max(Before, St.size()) +
+                      B.size() * (1 + St.Pending.size()));
     return St;
   };
   // A block ending in `throw` (clang's CFG makes it an element, with an
@@ -818,8 +867,10 @@ std::optional<PendingState> Solver::run() {
   unsigned Visits =
       std::max(2000u, Opts.BlockVisitFactor * Cfg->getNumBlockIDs());
   while (const CFGBlock *B = Worklist.dequeue()) {
-    if (Visits-- == 0)
-      return std::nullopt; // pathological: skip without a diagnostic
+    if (Visits-- == 0) {
+      R.Owner.visitCapReached(R.Depth); // pathological: skip
+      return std::nullopt;
+    }
     if (!R.Owner.withinWorkLimit())
       return std::nullopt;
     std::optional<PendingState> ExitOut;

@@ -26,6 +26,8 @@
 #include "Effects.h"
 #include "FunctionFacts.h"
 #include "PendingState.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseSet.h"
 #include <map>
 #include <optional>
 #include <set>
@@ -113,7 +115,20 @@ private:
   void transfer(PendingState &St, const Effect &Ev, bool Reporting);
   std::optional<std::pair<const CallExpr *, unsigned>>
   querySuccessEdge(const Expr *Cond) const;
+  /// The literal a branch condition gives on one edge, if the condition
+  /// tests a stable variable (whether or not it is correlated).
+  std::optional<Literal> literalOf(const Expr *Cond, bool OnTrue) const;
+  /// literalOf, for variables in Correlated only.
   std::optional<Literal> conditionLiteral(const Expr *Cond, bool OnTrue) const;
+  /// Variables whose literals can meet another test of them: tested by two
+  /// or more branch conditions, or by one inside a loop that the variable
+  /// is declared outside of. A literal on any other variable (the
+  /// `cudaError_t err = (x); if (err != cudaSuccess)` of an error-checking
+  /// macro) can contradict nothing and refine nothing, so it is not kept:
+  /// thousands of them made each state, and the analysis, grow with the
+  /// function (issue 13).
+  void findCorrelated(const CFG &Cfg);
+  llvm::DenseSet<const VarDecl *> Correlated;
   /// The join's choice of note for a copy pending on both sides.
   bool preferNote(const MissNote &A, const MissNote &B) const;
 

@@ -605,7 +605,8 @@ def _uri(path, root):
 def diagnostics_to_findings(diags, root):
     """Flattens export-fixes diagnostics into dicts with resolved positions:
     {rule, level, message, path, uri, uri_base, line, col, end_col, text,
-    notes: [...]}. end_col (exclusive) is that of the diagnostic's first
+    notes: [...]}; level is "error" (a compile error), "warning" or
+    "note" (a remark). end_col (exclusive) is that of the diagnostic's first
     range when it ends on the same line; text is the source line. A finding
     reported once per translation unit that includes its header is kept
     once: findings are deduplicated by (rule, file, line, column, message),
@@ -633,8 +634,11 @@ def diagnostics_to_findings(diags, root):
         f["rule"] = d.get("DiagnosticName", "")
         # The diagnostic's own level: -warnings-as-errors makes the gate
         # fail, it does not make the finding an error.
+        # A remark (a function the check gave up on, past its budget) is a
+        # SARIF note and a GitHub notice: seen, never a failing finding.
         f["level"] = ("error" if f["rule"].startswith("clang-diagnostic-")
-                      and d.get("Level") == "Error" else "warning")
+                      and d.get("Level") == "Error" else
+                      "note" if d.get("Level") == "Remark" else "warning")
         f["notes"] = [where(n) for n in d.get("Notes") or []]
         key = (f["rule"], os.path.realpath(f["path"]) if f["path"] else "",
                f["line"], f["col"], f["message"])
@@ -861,7 +865,8 @@ def github_annotation(f):
         if n["line"]:
             msg += "\n%s:%d:%d: note: %s" % (os.path.basename(n["path"]), n["line"],
                                               n["col"], n["message"])
-    return "::%s %s::%s" % (f["level"], ",".join(props), esc_data(msg))
+    level = "notice" if f["level"] == "note" else f["level"]
+    return "::%s %s::%s" % (level, ",".join(props), esc_data(msg))
 
 
 def main_guard(fn):
