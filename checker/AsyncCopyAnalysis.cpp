@@ -38,6 +38,7 @@ RunResult runCallable(CallableRun &R) {
   FunctionFacts Facts(R.context(), R.model(), R.FD,
                       R.options().PerThreadDefaultStream);
   Facts.Bound = R.Bound;
+  Facts.SetsCurrentStreamCache = &R.Owner.setsCurrentStreamCache();
   if (!Facts.collect())
     return Result;
   CallableEffects Effects;
@@ -75,6 +76,14 @@ StreamOrderingCache &AsyncCopyAnalysis::orderingCache() {
   return *OrderingCache;
 }
 
+HelperSummary *AsyncCopyAnalysis::tooCostly() {
+  if (!TooCostlySummary) {
+    TooCostlySummary = std::make_unique<HelperSummary>();
+    TooCostlySummary->TooCostly = true;
+  }
+  return TooCostlySummary.get();
+}
+
 bool AsyncCopyAnalysis::withinWorkLimit() {
   if (Work > Opts.WorkLimit)
     OverBudget = true;
@@ -86,6 +95,7 @@ std::vector<Finding> AsyncCopyAnalysis::analyze(const FunctionDecl *FD,
   if (!FD || !FD->hasBody() || FD->isTemplated() || FD->isInvalidDecl())
     return {};
   Work = 0;
+  Wasted = 0;
   OverBudget = false;
   VisitCapped = false;
   CallableRun R{*this, FD, 0, /*SummaryMode=*/false, false, {}};
@@ -155,13 +165,28 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
     return It->second.S.get();
   }
 
+  if (Wasted > Opts.WorkLimit)
+    return tooCostly();
   InProgress[Def] = true;
   ++Profile.SummaryRuns;
+  // Its own budget: the caller's work so far is set aside, and added back
+  // with the summary's when it is done.
+  uint64_t CallerWork = Work;
+  Work = 0;
   CallableRun R{*this, Def, Depth, /*SummaryMode=*/true, false, Bound};
   RunResult Run = runCallable(R);
   InProgress[Def] = false;
-  if (OverBudget)
-    return Cut(); // not cached: a later callable may afford it
+  if (OverBudget) {
+    OverBudget = false;
+    Wasted += Work;
+    Work = CallerWork;
+    CachedSummary &Slot = Summaries[Key];
+    Slot.Truncated = false;
+    Slot.Depth = 0;
+    Slot.S = std::make_unique<HelperSummary>(*tooCostly());
+    return Slot.S.get();
+  }
+  Work += CallerWork;
   if (R.Truncated && Truncated)
     *Truncated = true;
   CachedSummary &Slot = Summaries[Key];

@@ -221,6 +221,10 @@ public:
   const ApiModel &model() const { return Model; }
   const AnalysisOptions &options() const { return Opts; }
   AnalysisProfile &profile() const { return Profile; }
+  /// FunctionFacts::SetsCurrentStreamCache, for the translation unit.
+  llvm::DenseMap<const FunctionDecl *, bool> &setsCurrentStreamCache() {
+    return SetsCurrentStream;
+  }
   /// A new copy site, owned by the analysis (findings point to it).
   CopySite *newCopySite();
   /// Counts work (block visits weighted by the copies in flight).
@@ -253,10 +257,18 @@ private:
       Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()
-  /// Work spent on one analyze() call, its helper summaries included (block
-  /// visits weighted by the copies in flight); past WorkLimit the callable is
-  /// skipped without findings, and summaries cut short are not cached.
+  /// Work spent on one analyze() call, the helper summaries it computed
+  /// included (block visits weighted by the state carried); past WorkLimit
+  /// the callable is skipped without findings. A helper summary has a
+  /// budget of its own: past it, the summary is cached as TooCostly (so no
+  /// later call pays for it again) and the caller goes on.
   uint64_t Work = 0;
+  /// Work of summaries given up in this analyze() call; past WorkLimit, no
+  /// further summary is tried (each is taken as TooCostly).
+  uint64_t Wasted = 0;
+  HelperSummary *tooCostly();
+  std::unique_ptr<HelperSummary> TooCostlySummary;
+  llvm::DenseMap<const FunctionDecl *, bool> SetsCurrentStream;
   bool OverBudget = false;
   bool VisitCapped = false;
   std::unique_ptr<llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts>>

@@ -408,6 +408,33 @@ const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
 }
 
 
+llvm::ArrayRef<const Stmt *> FunctionFacts::writesOf(const VarDecl *V) const {
+  if (!WritesIndex) {
+    WritesIndex.emplace();
+    for (const auto &[W, Where] : Writes)
+      (*WritesIndex)[W].push_back(Where);
+  }
+  auto It = WritesIndex->find(V);
+  if (It == WritesIndex->end())
+    return {};
+  return It->second;
+}
+
+llvm::ArrayRef<const DeclRefExpr *>
+FunctionFacts::refsOf(const VarDecl *V) const {
+  if (!RefsIndex) {
+    RefsIndex.emplace();
+    for (const Expr *E : Candidates)
+      if (const auto *D = dyn_cast<DeclRefExpr>(E))
+        if (const auto *Var = dyn_cast<VarDecl>(D->getDecl()))
+          (*RefsIndex)[Var].push_back(D);
+  }
+  auto It = RefsIndex->find(V);
+  if (It == RefsIndex->end())
+    return {};
+  return It->second;
+}
+
 bool FunctionFacts::memberChanged(const VarDecl *V,
                                   const FieldDecl *Field) const {
   auto [It, New] = MemberChangedCache.try_emplace({V, Field}, true);
@@ -419,10 +446,7 @@ bool FunctionFacts::memberChanged(const VarDecl *V,
   // they call on `this`; each must leave Field alone.
   std::vector<const CXXMethodDecl *> Work;
   ExprMutationAnalyzer Here(*Body, Ctx);
-  for (const Expr *E : Candidates) {
-    const auto *D = dyn_cast<DeclRefExpr>(E);
-    if (!D || D->getDecl() != V)
-      continue;
+  for (const DeclRefExpr *D : refsOf(V)) {
     const auto *M = dyn_cast_or_null<MemberExpr>(
         PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(D)));
     if (M && M->getMemberDecl() == Field) {
@@ -620,11 +644,9 @@ FunctionFacts::rangeListSize(const CXXForRangeStmt *L) const {
     // or passed on by reference (MutatedVars also holds the range-for's own
     // `auto &&__range = all`, hence the analyzer on each other use).
     ExprMutationAnalyzer Here(*Body, Ctx);
-    for (const Expr *Use : Candidates) {
-      const auto *R = dyn_cast<DeclRefExpr>(Use);
-      if (R && R != D && R->getDecl() == V && Here.isMutated(R))
+    for (const DeclRefExpr *R : refsOf(V))
+      if (R != D && Here.isMutated(R))
         return std::nullopt;
-    }
     E = strip(V->getInit());
     // vector(initializer_list, const allocator & = {})
     if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(E);
@@ -685,8 +707,8 @@ FunctionFacts::loopRange(const VarDecl *V, const Stmt *At) const {
     }
     if (Bounds->Lo >= Bounds->Hi)
       return std::nullopt;
-    for (const auto &[W, Where] : Writes)
-      if (W == V && within(Where, L->getBody()))
+    for (const Stmt *Where : writesOf(V))
+      if (within(Where, L->getBody()))
         return std::nullopt; // changed in the body too
     return std::make_pair(Bounds->Lo, Bounds->Hi);
   }
@@ -888,9 +910,17 @@ void FunctionFacts::collectStreamSetters() {
     // body) leaves it set: which stream, the check does not follow.
     const FunctionDecl *Callee = C->getDirectCallee();
     const FunctionDecl *Def = nullptr;
+    auto SetsCurrent = [&] {
+      if (!SetsCurrentStreamCache)
+        return setsCurrentStream(Def->getBody(), Model);
+      auto [It, New] = SetsCurrentStreamCache->try_emplace(Def, false);
+      if (New)
+        It->second = setsCurrentStream(Def->getBody(), Model);
+      return It->second;
+    };
     if (!E && Callee && Callee->hasBody(Def) && Def &&
         !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) &&
-        setsCurrentStream(Def->getBody(), Model)) {
+        SetsCurrent()) {
       Setters.push_back({C->getBeginLoc(), nullptr, anyStream(C)});
     }
   }
@@ -1092,18 +1122,8 @@ void FunctionFacts::buildAliasesAndProvenance() {
       }
   // A use that may change the handle behind the analysis's back: bound to
   // a reference, its address taken (other than by the creating call).
-  // (The references of each created variable, gathered in one pass: a
-  // scan of every candidate per variable was quadratic in the number of
-  // streams.)
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>
-      RefsOf;
-  for (const Expr *E : Candidates)
-    if (const auto *D = dyn_cast<DeclRefExpr>(E))
-      if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
-          V && CreatedAssigned.count(V))
-        RefsOf[V].push_back(D);
   auto ChangedByUse = [&](const VarDecl *V) {
-    for (const DeclRefExpr *D : RefsOf.lookup(V)) {
+    for (const DeclRefExpr *D : refsOf(V)) {
       const Stmt *Up = PM.getParentIgnoreParens(D);
       if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
           C && (C->getCastKind() == CK_LValueToRValue ||

@@ -99,6 +99,12 @@ public:
 
   /// Parameters bound at the call being summarized (CallBindings).
   CallBindings Bound;
+  /// Per helper definition, across the translation unit (owned by
+  /// AsyncCopyAnalysis; null: not cached): whether its body sets the
+  /// current stream. A helper called from hundreds of callables was walked
+  /// once per caller.
+  llvm::DenseMap<const FunctionDecl *, bool> *SetsCurrentStreamCache =
+      nullptr;
 
   //--- Queries --------------------------------------------------------------
   /// The function a call calls: its direct callee, or the function a bound
@@ -260,6 +266,19 @@ private:
   /// memberChanged's answers.
   mutable std::map<std::pair<const VarDecl *, const FieldDecl *>, bool>
       MemberChangedCache;
+  /// The references to V among Candidates, from an index built on first
+  /// use (a scan of every candidate per variable was quadratic in the
+  /// number of variables: streams, guards).
+  llvm::ArrayRef<const DeclRefExpr *> refsOf(const VarDecl *V) const;
+  mutable std::optional<
+      llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>>
+      RefsIndex;
+  /// Writes of V (from Writes), indexed on first use (loopRange asks per
+  /// loop variable).
+  llvm::ArrayRef<const Stmt *> writesOf(const VarDecl *V) const;
+  mutable std::optional<
+      llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 2>>>
+      WritesIndex;
   std::vector<const CallExpr *> CaptureCalls; ///< begin / end of a capture
   bool Broken = false;
 };

@@ -808,6 +808,11 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   FunctionFacts &F = Sv.facts();
   const CallExpr *C = Ev.CE;
   const HelperSummary *S = Ev.Summary;
+  if (S && S->TooCostly) {
+    St.Pending.clear();
+    St.Producers.clear();
+    return;
+  }
   // Where its effects are noted: the call, or where a destructor runs.
   const Expr *Where = Ev.Loc ? Ev.Loc : C;
   unsigned NumArgs = C->getNumArgs();

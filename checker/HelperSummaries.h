@@ -40,6 +40,11 @@ class Solver;
 
 /// What calling a same-TU helper does, in terms of its parameters.
 struct HelperSummary {
+  /// The helper's analysis passed the work budget (AsyncCopyAnalysis::
+  /// summary): nothing is known of it, so a call of it is taken to
+  /// synchronize everything (no warning rests on what it might not do) and
+  /// the buffers passed to it are not reported. Every other field is empty.
+  bool TooCostly = false;
   bool SyncsDevice = false;           ///< on every path to its exit
   std::vector<bool> SyncsStreamParam; ///< per parameter
   /// Streams that are not parameters but members of the object the helper

@@ -9,6 +9,8 @@
                                   stream and left in flight, then N
                                   branches reading another buffer: more
                                   work than the check's budget allows
+  long_function.py heavy-helper N the wide function as a helper, called
+                                  after a race by caller()
 
 Each is followed by small() with one race, which the check always analyses.
 """
@@ -45,9 +47,21 @@ def wide(n):
             % (params, conds) + body + "}\n")
 
 
+def heavy_helper(n):
+    return wide(n).replace("void f(", "void heavy(", 1) + (
+        "void caller(float *h, float *g, const float *d, const float *x,\n"
+        "            cudaStream_t s) {\n"
+        "  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n"
+        "  consume(h[0]); // RACE-CALLER\n"
+        "  heavy(%sd, x, s, %s);\n"
+        "  consume(h[1]); // after the helper: taken as synchronized\n}\n"
+        % ("g, " * n, ", ".join(["true"] * 8)))
+
+
 def main():
     shape, n = sys.argv[1], int(sys.argv[2])
-    sys.stdout.write(HEADER + {"cuda-check": cuda_check, "wide": wide}[shape](n) + SMALL)
+    sys.stdout.write(HEADER + {"cuda-check": cuda_check, "wide": wide,
+                      "heavy-helper": heavy_helper}[shape](n) + SMALL)
 
 
 if __name__ == "__main__":
