@@ -76,32 +76,41 @@ bool torchSynchronizeDeclared(ASTContext &Ctx) {
 
 /// The uses of one variable in a body, the declaration statement that
 /// declares it, and whether a lambda captures it by reference.
-struct SyncFixer::VarUses : RecursiveASTVisitor<VarUses> {
-  const VarDecl *V;
+struct SyncFixer::VarUses {
   std::vector<const DeclRefExpr *> Refs;
   /// Where a use may change it (not a load, copy or const call), in order.
   std::vector<SourceLocation> Changes;
+  bool ChangesKnown = false; ///< Changes computed from Refs
   const DeclStmt *Decl = nullptr;
   bool CapturedByRef = false;
-  explicit VarUses(const VarDecl *V) : V(V) {}
+};
+
+namespace {
+/// One walk of a body filling the VarUses of every variable it names.
+struct UsesWalker : RecursiveASTVisitor<UsesWalker> {
+  llvm::DenseMap<const VarDecl *, SyncFixer::VarUses> &Out;
+  explicit UsesWalker(llvm::DenseMap<const VarDecl *, SyncFixer::VarUses> &Out)
+      : Out(Out) {}
   bool VisitDeclRefExpr(DeclRefExpr *D) {
-    if (D->getDecl() == V)
-      Refs.push_back(D);
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      Out[V].Refs.push_back(D);
     return true;
   }
   bool VisitDeclStmt(DeclStmt *S) {
-    if (llvm::is_contained(S->decls(), V))
-      Decl = S;
+    for (const Decl *D : S->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        Out[V].Decl = S;
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
     for (const LambdaCapture &C : L->captures())
-      if (C.capturesVariable() && C.getCapturedVar() == V &&
-          C.getCaptureKind() == LCK_ByRef)
-        CapturedByRef = true;
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+          Out[V].CapturedByRef = true;
     return true;
   }
 };
+} // namespace
 
 SyncFixer::SyncFixer(const FunctionDecl &FD, const ApiModel &Model,
                      ASTContext &Ctx)
@@ -133,10 +142,13 @@ bool SyncFixer::unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
   auto Before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(A, B);
   };
-  std::unique_ptr<VarUses> &U = Uses[V];
-  if (!U) {
-    U = std::make_unique<VarUses>(V);
-    U->TraverseStmt(FD.getBody());
+  if (!Uses) {
+    Uses = std::make_unique<llvm::DenseMap<const VarDecl *, VarUses>>();
+    UsesWalker(*Uses).TraverseStmt(const_cast<Stmt *>(FD.getBody()));
+  }
+  VarUses *U = &(*Uses)[V];
+  if (!U->ChangesKnown) {
+    U->ChangesKnown = true;
     for (const DeclRefExpr *D : U->Refs)
       if (!onlyReads(D, *PM) || destroysStream(D))
         U->Changes.push_back(SM.getFileLoc(D->getBeginLoc()));

@@ -25,6 +25,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include <map>
 #include <memory>
+#include "llvm/ADT/DenseMap.h"
 #include <optional>
 #include <string>
 
@@ -47,8 +48,9 @@ struct SyncFix {
 };
 
 /// Fixes for the findings of one function: the function's parent map and
-/// each stream variable's uses are computed once, at the first finding that
-/// needs them, so that many findings cost one walk.
+/// the uses of every variable are gathered in one walk, at the first finding
+/// that needs them, so that many findings (and many stream variables) cost
+/// one walk.
 class SyncFixer {
 public:
   SyncFixer(const FunctionDecl &FD, const ApiModel &Model, ASTContext &Ctx);
@@ -65,7 +67,8 @@ private:
   const ApiModel &Model;
   ASTContext &Ctx;
   std::unique_ptr<ParentMap> PM;
-  std::map<const VarDecl *, std::unique_ptr<VarUses>> Uses;
+  /// Per variable of the body, from one walk (null until first needed).
+  std::unique_ptr<llvm::DenseMap<const VarDecl *, VarUses>> Uses;
 };
 
 } // namespace tidy::cuda

@@ -225,3 +225,32 @@ void twoFlagsOneBufferOneSync(float *h, const float *d, cudaStream_t s,
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
 }
+
+// A variable tested once, inside a loop it is declared outside of: the test
+// meets its own literal on the next iteration, so the literal is kept (the
+// branch not taken the first time is not taken later either).
+void oneTestOfAParameterInALoop(float *h, const float *d, cudaStream_t s,
+                                bool fetch, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (fetch)
+      cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+    else
+      consume(h[0]);
+  }
+  cudaStreamSynchronize(s);
+}
+
+// Declared inside the loop, it has a new value each iteration: a copy in
+// one iteration races with the read in the next.
+void oneTestOfALoopLocal(float *h, const float *d, cudaStream_t s, int n,
+                         const bool *flags) {
+  for (int i = 0; i < n; ++i) {
+    bool fetch = flags[i];
+    if (fetch)
+      cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+    else
+      consume(h[0]);
+    // CHECK: :[[@LINE-1]]:15: warning: 'h' is read before the asynchronous
+  }
+  cudaStreamSynchronize(s);
+}

@@ -11,6 +11,9 @@
                                   work than the check's budget allows
   long_function.py heavy-helper N the wide function as a helper, called
                                   after a race by caller()
+  long_function.py else-if N      an else-if chain of N branches on one
+                                  variable, a copy in each; the read after
+                                  it races
 
 Each is followed by small() with one race, which the check always analyses.
 """
@@ -58,10 +61,18 @@ def heavy_helper(n):
         % ("g, " * n, ", ".join(["true"] * 8)))
 
 
+def else_if(n):
+    body = "  if (k == 0)\n    cudaMemcpyAsync(h, d, 4, cudaMemcpyDeviceToHost, s);\n"
+    body += "".join("  else if (k == %d)\n    cudaMemcpyAsync(h + %d, d, 4, "
+                    "cudaMemcpyDeviceToHost, s);\n" % (i, i % 64) for i in range(1, n))
+    body += "  consume(h[0]); // RACE-CHAIN\n  cudaStreamSynchronize(s);\n  consume(h[1]);\n"
+    return "void f(float *h, const float *d, cudaStream_t s, int k) {\n" + body + "}\n"
+
+
 def main():
     shape, n = sys.argv[1], int(sys.argv[2])
     sys.stdout.write(HEADER + {"cuda-check": cuda_check, "wide": wide,
-                      "heavy-helper": heavy_helper}[shape](n) + SMALL)
+                      "heavy-helper": heavy_helper, "else-if": else_if}[shape](n) + SMALL)
 
 
 if __name__ == "__main__":
