@@ -139,46 +139,51 @@ def guards(n):
             + body + "}\n", (n + 1) // 2)
 
 
+def handles_and_groups(k, handle, create, group):
+    """k handles of a type, each created, and k groups of statements, every
+    100th of them racy: group(i, wrong) is group i's text. Returns
+    (declarations, body, races planted)."""
+    decl = "".join("  %s %s%d;\n  %s(&%s%d);\n" % (handle[0], handle[1], i,
+                                                   create, handle[1], i)
+                   for i in range(k))
+    body = "".join(group(i, i % 100 == 99) for i in range(k))
+    return decl, body, sum(1 for i in range(k) if i % 100 == 99)
+
+
 def many_streams(n):
     # n/3 streams the function creates, each copied on and synchronized;
     # every 100th group synchronizes the previous group's stream instead:
     # a race, since the streams are the function's own and distinct.
-    k = max(1, n // 3)
-    decl = "".join("  cudaStream_t s%d;\n  cudaStreamCreate(&s%d);\n" % (i, i)
-                   for i in range(k))
-    body, races = "", 0
-    for i in range(k):
-        wrong = i % 100 == 99
-        races += wrong
-        body += ("  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s%d);\n"
-                 "  cudaStreamSynchronize(s%d);\n  consume(h[%d]);\n"
-                 % (i, i - 1 if wrong else i, i % 64))
-        if wrong:
-            body += "  cudaDeviceSynchronize();\n"
+    decl, body, races = handles_and_groups(
+        max(1, n // 3), ("cudaStream_t", "s"), "cudaStreamCreate",
+        lambda i, wrong: (
+            "  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s%d);\n"
+            "  cudaStreamSynchronize(s%d);\n  consume(h[%d]);\n%s"
+            % (i, i - 1 if wrong else i, i % 64,
+               "  cudaDeviceSynchronize();\n" if wrong else "")))
     return (HEADER + "void f(float *h, const float *d) {\n" + decl + body
             + "}\n", races)
+
 
 def many_events(n):
     # n/4 events the function creates, each recorded after a copy and
     # synchronized before the read; every 100th group synchronizes the
     # previous group's event, recorded before the copy: a race.
-    k = max(1, n // 4)
-    decl = "".join("  cudaEvent_t e%d;\n  cudaEventCreate(&e%d);\n" % (i, i)
-                   for i in range(k))
-    body, races = "", 0
-    for i in range(k):
-        wrong = i % 100 == 99
-        races += wrong
-        body += ("  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n"
-                 "  cudaEventRecord(e%d, s);\n  cudaEventSynchronize(e%d);\n"
-                 "  consume(h[%d]);\n" % (i, i - 1 if wrong else i, i % 64))
-        if wrong:
-            body += "  cudaStreamSynchronize(s);\n"
+    decl, body, races = handles_and_groups(
+        max(1, n // 4), ("cudaEvent_t", "e"), "cudaEventCreate",
+        lambda i, wrong: (
+            "  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);\n"
+            "  cudaEventRecord(e%d, s);\n  cudaEventSynchronize(e%d);\n"
+            "  consume(h[%d]);\n%s"
+            % (i, i - 1 if wrong else i, i % 64,
+               "  cudaStreamSynchronize(s);\n" if wrong else "")))
     return (HEADER + "void f(float *h, const float *d, cudaStream_t s) {\n"
             + decl + body + "}\n", races)
 
+
 GUARD = ("struct Guard {\n  explicit Guard(cudaStream_t s) : s_(s) {}\n"
          "  ~Guard() { cudaStreamSynchronize(s_); }\n  cudaStream_t s_;\n};\n")
+
 
 def nested_guards(n):
     # Groups of 50 nested scopes, each with a guard whose destructor
@@ -196,6 +201,7 @@ def nested_guards(n):
     return (HEADER + GUARD + "void f(float *h, const float *d, cudaStream_t s) {\n"
             + body + "}\n", groups)
 
+
 def else_if(n):
     # One else-if chain of n branches on k, a copy in each: the read after
     # it races, the read after the sync does not.
@@ -207,10 +213,12 @@ def else_if(n):
     return (HEADER + "void f(float *h, const float *d, cudaStream_t s, int k) {\n"
             + body + "}\n", 1)
 
+
 CHECK_MACRO = (
     "[[noreturn]] void fatal(cudaError_t e, const char *file, int line);\n"
     "#define CUDA_CHECK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) "
     "fatal(err_, __FILE__, __LINE__); } while (0)\n")
+
 
 def cuda_check(n):
     # ggml's and faiss's error-checking macro around every call: a copy, a
@@ -225,6 +233,7 @@ def cuda_check(n):
         body += copy + (read + sync if wrong else sync + read)
     return (HEADER + CHECK_MACRO + "void f(float *h, const float *d, cudaStream_t s) {\n"
             + body + "}\n", races)
+
 
 def costly_helper(n):
     # One helper of n/2 statements (copies and syncs on its own buffer,
@@ -246,6 +255,7 @@ def costly_helper(n):
     return (HEADER + CHECK_MACRO +
             "void helper(float *g, const float *d, cudaStream_t s) {\n" + helper
             + "}\n" + fns, callers)
+
 
 SHAPES = [straight, loops, branches, switch, lambdas, methods, stream_arrays,
           guards, many_streams, many_events, nested_guards, else_if,
