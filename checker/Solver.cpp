@@ -642,13 +642,23 @@ void Solver::findCorrelated(const CFG &Cfg) {
       Correlated.insert(L->V);
       continue;
     }
-    // A loop around the test that does not hold the declaration: the test
+    // A loop around the test whose body does not hold the declaration (a
+    // parameter, a local before the loop, one in its header): the test
     // meets its own earlier literal on the next iteration.
     SourceLocation Decl = SM.getExpansionLoc(L->V->getLocation());
     for (const Stmt *S = B->getTerminatorStmt(); S; S = F.PM.getParent(S)) {
-      if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      const Stmt *Body = nullptr;
+      if (const auto *For = dyn_cast<ForStmt>(S))
+        Body = For->getBody();
+      else if (const auto *While = dyn_cast<WhileStmt>(S))
+        Body = While->getBody();
+      else if (const auto *Do = dyn_cast<DoStmt>(S))
+        Body = Do->getBody();
+      else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+        Body = Range->getBody();
+      if (!Body)
         continue;
-      SourceRange R = SM.getExpansionRange(S->getSourceRange()).getAsRange();
+      SourceRange R = SM.getExpansionRange(Body->getSourceRange()).getAsRange();
       if (SM.isBeforeInTranslationUnit(Decl, R.getBegin()) ||
           SM.isBeforeInTranslationUnit(R.getEnd(), Decl)) {
         Correlated.insert(L->V);

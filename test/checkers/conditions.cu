@@ -240,6 +240,18 @@ void oneTestOfAParameterInALoop(float *h, const float *d, cudaStream_t s,
   cudaStreamSynchronize(s);
 }
 
+// Declared in the loop's header, it is set once: the same holds.
+void oneTestOfAHeaderVariable(float *h, const float *d, cudaStream_t s,
+                              bool async, int n) {
+  for (bool fetch = async; n > 0; --n) {
+    if (fetch)
+      cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+    else
+      consume(h[0]);
+  }
+  cudaStreamSynchronize(s);
+}
+
 // Declared inside the loop, it has a new value each iteration: a copy in
 // one iteration races with the read in the next.
 void oneTestOfALoopLocal(float *h, const float *d, cudaStream_t s, int n,
