@@ -152,7 +152,6 @@ void AsyncReadBeforeSyncCheck::onEndOfTranslationUnit() {
     }
     for (const FunctionDecl *FD : Callables)
       analyseCallable(FD, *Ctx);
-    Analysis.reset();
     Ctx->setTraversalScope(SavedScope);
     if (std::getenv("CARS_PROFILE"))
       printProfile(Ctx->getSourceManager());

@@ -73,6 +73,7 @@ public:
     return true;
   }
 
+private:
   /// The node of Def, created on first sight.
   unsigned nodeOf(const FunctionDecl *Def) {
     auto [It, New] = Index.try_emplace(Def, Nodes.size());
@@ -83,7 +84,6 @@ public:
     return It->second;
   }
 
-private:
   void enter(const FunctionDecl *FD) {
     unsigned N = nodeOf(FD);
     if (!Stack.empty())
@@ -114,13 +114,27 @@ selectCallables(ASTContext &Ctx, unsigned Levels,
   Walker W(Ctx.getSourceManager(), Nodes, Index);
   W.TraverseAST(Ctx);
 
+  // Each call resolved once: its callee's role, and the node of its
+  // callee's definition when the walk reached it (-1 otherwise).
   llvm::DenseMap<const FunctionDecl *, CalleeRole> Roles;
-  auto RoleOf = [&](const FunctionDecl *Callee) {
-    auto [It, New] = Roles.try_emplace(Callee->getCanonicalDecl());
-    if (New)
-      It->second = Role(Callee);
-    return It->second;
+  struct Resolved {
+    unsigned Seq;
+    CalleeRole Role;
+    int Node;
   };
+  std::vector<std::vector<Resolved>> Calls(Nodes.size());
+  for (unsigned N = 0; N < Nodes.size(); ++N)
+    for (auto [Callee, Seq] : Nodes[N].Calls) {
+      auto [It, New] = Roles.try_emplace(Callee->getCanonicalDecl());
+      if (New)
+        It->second = Role(Callee);
+      int Node = -1;
+      if (It->second == CalleeRole::Other)
+        if (const FunctionDecl *Def = bodyOf(Callee))
+          if (auto I = Index.find(Def); I != Index.end())
+            Node = static_cast<int>(I->second);
+      Calls[N].push_back({Seq, It->second, Node});
+    }
 
   // Distance of each node to a modelled copy: 0 when its body (nested
   // callables included) makes one, 1 + the callee's through a call.
@@ -132,14 +146,13 @@ selectCallables(ASTContext &Ctx, unsigned Levels,
   for (unsigned N = 0; N < Nodes.size(); ++N) {
     for (unsigned M : Nodes[N].Nested)
       Callers[M].emplace_back(N, 0);
-    for (auto [Callee, Seq] : Nodes[N].Calls) {
-      if (RoleOf(Callee) == CalleeRole::AsyncCopy) {
+    for (const Resolved &C : Calls[N]) {
+      if (C.Role == CalleeRole::AsyncCopy) {
         if (Dist[N] != 0)
           Queue.push_back(N);
         Dist[N] = 0;
-      } else if (const FunctionDecl *Def = bodyOf(Callee)) {
-        if (auto It = Index.find(Def); It != Index.end())
-          Callers[It->second].emplace_back(N, 1);
+      } else if (C.Node >= 0) {
+        Callers[C.Node].emplace_back(N, 1);
       }
     }
   }
@@ -163,17 +176,12 @@ selectCallables(ASTContext &Ctx, unsigned Levels,
   for (size_t N = 0; N < Nodes.size(); ++N) {
     if (Nodes[N].FD->isTemplated())
       continue;
-    for (auto [Callee, Seq] : Nodes[N].Calls) {
-      bool Selects = RoleOf(Callee) != CalleeRole::Other;
-      if (!Selects && Levels > 0)
-        if (const FunctionDecl *Def = bodyOf(Callee))
-          if (auto It = Index.find(Def); It != Index.end())
-            Selects = Dist[It->second] < Levels;
-      if (Selects) {
-        Selected.emplace_back(Seq, Nodes[N].FD);
+    for (const Resolved &C : Calls[N])
+      if (C.Role != CalleeRole::Other ||
+          (C.Node >= 0 && Dist[C.Node] < Levels)) {
+        Selected.emplace_back(C.Seq, Nodes[N].FD);
         break;
       }
-    }
   }
   llvm::sort(Selected, [](const auto &A, const auto &B) {
     return A.first < B.first;
