@@ -98,7 +98,7 @@ AccessPath AccessPath::of(const Expr *E) {
     return P;
   }
   if (isa<CXXThisExpr>(E))
-    return AccessPath(RootKind::This, "this");
+    return ofThis();
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
     AccessPath P = of(A->getBase());
     P.append({PathStep::Index, nullptr, A->getIdx()});
@@ -134,6 +134,16 @@ AccessPath AccessPath::of(const Expr *E) {
   return AccessPath(RootKind::Other, "<" + ptrKey(E) + ">");
 }
 
+/// The canonical form of a call's root: the callee (or the callee
+/// expression's path) and the argument paths.
+static std::string callKey(std::string Callee,
+                           llvm::ArrayRef<AccessPath> Args) {
+  Callee += "(";
+  for (const AccessPath &A : Args)
+    Callee += A.key() + ",";
+  return Callee + ")";
+}
+
 AccessPath AccessPath::ofCall(const CallExpr *C,
                               llvm::ArrayRef<AccessPath> Args) {
   const FunctionDecl *Callee = C->getDirectCallee();
@@ -141,11 +151,23 @@ AccessPath AccessPath::ofCall(const CallExpr *C,
                          : of(C->getCallee()).Key;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
     K = of(MC->getImplicitObjectArgument()).Key + "." + K;
-  K += "(";
-  for (const AccessPath &A : Args)
-    K += A.Key + ",";
-  AccessPath P(RootKind::Call, K + ")");
+  AccessPath P(RootKind::Call, callKey(std::move(K), Args));
   P.RootCall = C;
+  return P;
+}
+
+AccessPath AccessPath::ofCallee(const FunctionDecl *Callee,
+                                llvm::ArrayRef<AccessPath> Args) {
+  return AccessPath(RootKind::Call,
+                    callKey("c" + ptrKey(Callee->getCanonicalDecl()), Args));
+}
+
+AccessPath AccessPath::ofThis() { return AccessPath(RootKind::This, "this"); }
+
+AccessPath AccessPath::withMember(const ValueDecl *M, bool Arrow) const {
+  AccessPath P = *this;
+  P.append({Arrow ? PathStep::Arrow : PathStep::Dot,
+            cast<ValueDecl>(M->getCanonicalDecl()), nullptr});
   return P;
 }
 

@@ -98,6 +98,16 @@ public:
   /// parameters (`get_cuda_stream(res)` at `sync_stream(handle)` is
   /// `get_cuda_stream(handle)`).
   static AccessPath ofCall(const CallExpr *C, llvm::ArrayRef<AccessPath> Args);
+  /// The result of a call of the free function Callee with these argument
+  /// paths, where no call expression is at hand (a summary imported from
+  /// another translation unit, SummaryFiles.h): equal to ofCall of a call
+  /// of Callee with the same argument paths. rootCall() is null.
+  static AccessPath ofCallee(const FunctionDecl *Callee,
+                             llvm::ArrayRef<AccessPath> Args);
+  /// `this`, with no member yet.
+  static AccessPath ofThis();
+  /// This path followed by member M, reached with `->` when Arrow, else `.`.
+  AccessPath withMember(const ValueDecl *M, bool Arrow) const;
   /// For RootKind::Call: the call.
   const CallExpr *rootCall() const { return RootCall; }
 

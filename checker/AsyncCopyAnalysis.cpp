@@ -13,6 +13,7 @@
 #include "HelperSummaries.h"
 #include "Solver.h"
 #include "StreamOrdering.h"
+#include "SummaryFiles.h"
 #include "clang/Basic/SourceManager.h"
 #include <set>
 
@@ -151,7 +152,7 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   };
   const FunctionDecl *Def = summarizable(FD, Ctx.getSourceManager());
   if (!Def)
-    return nullptr;
+    return importedSummary(FD);
   if (Depth > Opts.MaxHelperDepth || InProgress.lookup(Def) || OverBudget)
     return Cut();
   // A summary cut short at some depth is exact for calls at that depth or
@@ -194,6 +195,36 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
   Slot.Depth = Depth;
   Slot.S = std::move(Run.Summary);
   return Slot.S.get();
+}
+
+const HelperSummary *
+AsyncCopyAnalysis::summaryForExport(const FunctionDecl *FD) {
+  Work = 0;
+  Wasted = 0;
+  OverBudget = false;
+  VisitCapped = false;
+  return summary(FD, /*Depth=*/1);
+}
+
+const HelperSummary *
+AsyncCopyAnalysis::importedSummary(const FunctionDecl *FD) {
+  if (!FD || !Opts.Imported || Opts.Imported->empty() || FD->hasBody() ||
+      Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+    return nullptr;
+  FD = FD->getCanonicalDecl();
+  auto [It, New] = ImportedSummaries.try_emplace(FD);
+  if (New) {
+    if (const llvm::json::Object *O = Opts.Imported->find(usrOf(FD))) {
+      if (!Usrs)
+        Usrs = std::make_unique<UsrIndex>(Ctx);
+      It->second = importSummary(*O, FD, *Usrs);
+    }
+  }
+  return It->second.get();
+}
+
+bool AsyncCopyAnalysis::hasSummary(const FunctionDecl *FD) {
+  return summarizable(FD, Ctx.getSourceManager()) || importedSummary(FD);
 }
 
 } // namespace clang::tidy::cuda

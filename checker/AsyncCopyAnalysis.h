@@ -56,12 +56,18 @@ enum class AccessKind {
 struct HelperSummary;
 struct SummarySeed;
 struct StreamOrderingFacts;
+class SummaryStore;
+class UsrIndex;
 
 /// One asynchronous device-to-host copy site (or a copy a helper leaves
 /// pending, reported at the call of the helper).
 struct CopySite {
   const Expr *Call = nullptr;      ///< the copy (or the helper call)
   const Expr *InnerCopy = nullptr; ///< the copy inside the helper, if any
+  /// The copy inside a helper defined in another translation unit, as
+  /// `file:line:col` (an imported summary, SummaryFiles.h; InnerCopy is
+  /// null then).
+  std::string InnerCopyAt;
   std::string Buffer;              ///< alias class key of the destination
   std::string BufferName;          ///< destination as spelled
   /// The destination is element Element of an array of buffers, by a
@@ -138,6 +144,10 @@ struct AnalysisOptions {
   /// cuda-samples) is about 250'000; generated files with hundreds of
   /// mutually calling member functions over 100 members reach 40'000'000.
   uint64_t WorkLimit = 2'000'000;
+  /// Summaries of functions defined in other translation units
+  /// (SummaryFiles.h), applied at calls of functions without a body here;
+  /// null: none.
+  std::shared_ptr<const SummaryStore> Imported;
 };
 
 /// Where the check's time goes in one translation unit, and what it gave
@@ -216,6 +226,19 @@ public:
                                bool *Truncated = nullptr,
                                const CallBindings &Bound = {});
 
+  /// The summary of FD, defined in this translation unit, for other units
+  /// (SummaryFiles.h): computed as for a call at the first helper level,
+  /// with a work budget of its own. Null: not analysable.
+  const HelperSummary *summaryForExport(const FunctionDecl *FD);
+
+  /// The summary imported for FD, a function without a body in this
+  /// translation unit and outside system headers (AnalysisOptions::
+  /// Imported), rebuilt once per translation unit; null: none.
+  const HelperSummary *importedSummary(const FunctionDecl *FD);
+  /// Whether a call of FD is applied through a summary: its body is here
+  /// (summarizable) or its summary was imported.
+  bool hasSummary(const FunctionDecl *FD);
+
   //--- For the analysis's phases (CallableRun) -----------------------------
   ASTContext &context() const { return Ctx; }
   const ApiModel &model() const { return Model; }
@@ -256,6 +279,10 @@ private:
   std::map<std::pair<const FunctionDecl *, CallBindings>, CachedSummary>
       Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
+  /// Imported summaries by canonical declaration (null: none).
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HelperSummary>>
+      ImportedSummaries;
+  std::unique_ptr<UsrIndex> Usrs;
   std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()
   /// Work spent on one analyze() call, the helper summaries it computed
   /// included (block visits weighted by the state carried); past WorkLimit

@@ -5,6 +5,8 @@
 #include "AsyncCopyAnalysis.h"
 #include "CallableSelection.h"
 #include "CudaApiModel.h"
+#include "HelperSummaries.h"
+#include "SummaryFiles.h"
 #include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
@@ -29,7 +31,9 @@ AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
       StreamSyncFunctions(Options.get("StreamSyncFunctions", "")),
       DeviceSyncFunctions(Options.get("DeviceSyncFunctions", "")),
       EventRecordFunctions(Options.get("EventRecordFunctions", "")),
-      EventSyncFunctions(Options.get("EventSyncFunctions", "")) {
+      EventSyncFunctions(Options.get("EventSyncFunctions", "")),
+      SummaryExportDirectory(Options.get("SummaryExportDirectory", "")),
+      SummaryImportPaths(Options.get("SummaryImportPaths", "")) {
   // A malformed row is reported (naming the option) and skipped; the rest
   // of the option and the check go on.
   std::vector<ApiEntry> Rows;
@@ -53,6 +57,28 @@ AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
   Parse("EventRecordFunctions", EventRecordFunctions, ApiRole::EventRecord);
   Parse("EventSyncFunctions", EventSyncFunctions, ApiRole::EventSync);
   Model = std::make_unique<ApiModel>(std::move(Rows));
+  // Summaries of other translation units: a path that cannot be read is
+  // reported (naming the option) and skipped.
+  auto OrEnvironment = [](const std::string &Option, const char *Variable) {
+    const char *V = Option.empty() ? std::getenv(Variable) : nullptr;
+    return V ? std::string(V) : Option;
+  };
+  ExportDirectory =
+      OrEnvironment(SummaryExportDirectory, "CARS_SUMMARY_EXPORT_DIRECTORY");
+  std::string ImportPaths =
+      OrEnvironment(SummaryImportPaths, "CARS_SUMMARY_IMPORT_PATHS");
+  std::vector<std::string> Paths;
+  for (llvm::StringRef P : utils::options::parseStringList(ImportPaths))
+    if (!P.trim().empty())
+      Paths.push_back(P.trim().str());
+  if (!Paths.empty()) {
+    Imported = SummaryStore::load(Paths, [&](const std::string &Message) {
+      configurationDiag("option '%0.SummaryImportPaths': %1")
+          << Name << Message;
+    });
+    for (const std::string &N : Imported->copyingNames())
+      ImportedCopying.insert(N);
+  }
 }
 
 /// HelperDepth is a count of levels, 0 to MaxHelperDepthOption: a value
@@ -82,6 +108,8 @@ void AsyncReadBeforeSyncCheck::storeOptions(
   Options.store(Opts, "DeviceSyncFunctions", DeviceSyncFunctions);
   Options.store(Opts, "EventRecordFunctions", EventRecordFunctions);
   Options.store(Opts, "EventSyncFunctions", EventSyncFunctions);
+  Options.store(Opts, "SummaryExportDirectory", SummaryExportDirectory);
+  Options.store(Opts, "SummaryImportPaths", SummaryImportPaths);
 }
 
 void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
@@ -106,10 +134,17 @@ void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
   for (const std::vector<llvm::StringRef> *Group : {&Refs, &BlockingRefs})
     for (llvm::StringRef N : *Group)
       (N.contains("::") ? Qualified : Plain).push_back(N);
+  // Calls of imported functions that leave a copy in flight trigger too
+  // (their USR decides, in the selection); a unit whose summary is
+  // exported is always analysed.
+  for (const auto &N : ImportedCopying)
+    Plain.push_back(N.getKey());
   for (const std::vector<llvm::StringRef> *Group : {&Plain, &Qualified})
     if (!Group->empty())
       Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(*Group)))),
                          this);
+  if (!ExportDirectory.empty())
+    Finder->addMatcher(translationUnitDecl(), this);
 }
 
 void AsyncReadBeforeSyncCheck::registerPPCallbacks(
@@ -146,12 +181,19 @@ void AsyncReadBeforeSyncCheck::onEndOfTranslationUnit() {
           return CalleeRole::AsyncCopy;
         if (!match(*BlockingCallee, *Callee, *Ctx).empty())
           return CalleeRole::Blocking;
+        if (Imported && Callee->getIdentifier() &&
+            ImportedCopying.contains(Callee->getName()) &&
+            Imported->leavesCopies(usrOf(Callee)) &&
+            analysis(*Ctx).importedSummary(Callee))
+          return CalleeRole::AsyncCopy;
         return CalleeRole::Other;
       };
       Callables = selectCallables(*Ctx, std::clamp(HelperDepth, 1u, 8u), Role);
     }
     for (const FunctionDecl *FD : Callables)
       analyseCallable(FD, *Ctx);
+    if (!ExportDirectory.empty())
+      exportSummaries(*Ctx);
     Ctx->setTraversalScope(SavedScope);
     if (std::getenv("CARS_PROFILE"))
       printProfile(Ctx->getSourceManager());
@@ -259,6 +301,66 @@ void AsyncReadBeforeSyncCheck::reportProducer(const Finding &F,
       << Copy << Producer;
 }
 
+AsyncCopyAnalysis &AsyncReadBeforeSyncCheck::analysis(ASTContext &Ctx) {
+  if (!Analysis) {
+    AnalysisOptions Opts;
+    Opts.StrictMode = StrictMode;
+    Opts.MaxHelperDepth = HelperDepth;
+    Opts.PerThreadDefaultStream =
+        PP && (PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM") ||
+               PP->isMacroDefined("HIP_API_PER_THREAD_DEFAULT_STREAM"));
+    Opts.Imported = Imported;
+    Analysis = std::make_unique<AsyncCopyAnalysis>(Ctx, *Model, Opts, Profile);
+  }
+  return *Analysis;
+}
+
+void AsyncReadBeforeSyncCheck::exportSummaries(ASTContext &Ctx) {
+  PhaseTimer Timer(Profile, AnalysisProfile::Summaries);
+  const SourceManager &SM = Ctx.getSourceManager();
+  AsyncCopyAnalysis &A = analysis(Ctx);
+  // The functions worth a summary: those that reach a modelled call (any
+  // role), a kernel launch or an imported summary within HelperDepth
+  // levels; and the functions called here without a body, for the driver.
+  std::vector<std::string> Calls;
+  auto Role = [&](const FunctionDecl *Callee) {
+    if (Model->lookup(Callee) || Callee->hasAttr<CUDAGlobalAttr>())
+      return CalleeRole::AsyncCopy;
+    if (Callee->hasBody() || SM.isInSystemHeader(Callee->getLocation()))
+      return CalleeRole::Other;
+    if (std::string USR = usrOf(Callee); !USR.empty())
+      Calls.push_back(std::move(USR));
+    return A.importedSummary(Callee) ? CalleeRole::AsyncCopy
+                                     : CalleeRole::Other;
+  };
+  llvm::json::Array Functions;
+  for (const FunctionDecl *FD :
+       selectCallables(Ctx, std::clamp(HelperDepth, 1u, 8u), Role)) {
+    if (!isExported(FD, SM))
+      continue;
+    if (const HelperSummary *S = A.summaryForExport(FD))
+      if (std::optional<llvm::json::Object> O = exportSummary(*S, FD, Ctx))
+        Functions.push_back(std::move(*O));
+  }
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return;
+  // The unit's own files (its main file and the project's headers it
+  // includes), for a driver's cache.
+  std::vector<std::string> Inputs;
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    FileID ID = SM.translateFile(It->first);
+    if (ID.isValid() && !SM.isInSystemHeader(SM.getLocForStartOfFile(ID)))
+      Inputs.push_back(It->first.getName().str());
+  }
+  std::string Error = writeSummaryFile(ExportDirectory, Main->getName(),
+                                       std::move(Functions), std::move(Calls),
+                                       std::move(Inputs));
+  if (!Error.empty())
+    diag("option '%0.SummaryExportDirectory': %1", DiagnosticIDs::Error)
+        << getID() << Error;
+}
+
 void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
                                                ASTContext &Ctx) {
   PhaseTimer Timer(Profile, AnalysisProfile::Report);
@@ -271,20 +373,10 @@ void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
   const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(FD->getLocation()))
     return;
-  if (!Analysis) {
-    AnalysisOptions Opts;
-    Opts.StrictMode = StrictMode;
-    Opts.MaxHelperDepth = HelperDepth;
-    Opts.PerThreadDefaultStream =
-        PP && (PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM") ||
-               PP->isMacroDefined("HIP_API_PER_THREAD_DEFAULT_STREAM"));
-    Analysis = std::make_unique<AsyncCopyAnalysis>(Ctx, *Model, Opts, Profile);
-  }
-
   std::set<unsigned> FixedAt;
   SyncFixer Fixer(*FD, *Model, Ctx);
   bool GaveUp = false;
-  std::vector<Finding> Findings = Analysis->analyze(FD, &GaveUp);
+  std::vector<Finding> Findings = analysis(Ctx).analyze(FD, &GaveUp);
   if (GaveUp && RemarkOnBudgetExceeded)
     diag(FD->getLocation(),
          "%0 is not analysed: its analysis needs more work than the check's "
@@ -323,14 +415,20 @@ void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
     }
     const CopySite &C = *F.Copy;
     std::string Stream = describeStream(C.Stream);
-    if (C.InnerCopy) {
+    if (C.InnerCopy || !C.InnerCopyAt.empty()) {
       diag(SM.getFileLoc(C.Call->getBeginLoc()),
            "this call leaves an asynchronous device-to-host copy into '%0' "
            "in flight on %1",
            DiagnosticIDs::Note)
           << C.BufferName << Stream;
-      diag(SM.getFileLoc(C.InnerCopy->getBeginLoc()),
-           "the copy is issued here", DiagnosticIDs::Note);
+      if (C.InnerCopy)
+        diag(SM.getFileLoc(C.InnerCopy->getBeginLoc()),
+             "the copy is issued here", DiagnosticIDs::Note);
+      else // in another translation unit, by its summary
+        diag(SM.getFileLoc(C.Call->getBeginLoc()),
+             "the copy is issued in another translation unit, at %0",
+             DiagnosticIDs::Note)
+            << C.InnerCopyAt;
     } else {
       diag(SM.getFileLoc(C.Call->getBeginLoc()),
            "asynchronous device-to-host copy into '%0' on %1 is issued here",

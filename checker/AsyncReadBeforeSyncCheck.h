@@ -21,6 +21,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "AsyncCopyAnalysis.h"
 #include "CudaApiModel.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace clang::tidy::cuda {
 
@@ -58,6 +59,19 @@ private:
   const std::string AsyncCopyFunctions, StreamSyncFunctions,
       DeviceSyncFunctions, EventRecordFunctions, EventSyncFunctions;
   std::unique_ptr<ApiModel> Model;
+  /// Summaries across translation units (SummaryFiles.h): the directory
+  /// this unit's summary file is written into (empty: none is written), and
+  /// the files or directories summaries are read from (`;`-separated).
+  /// Kept as given, for storeOptions; where an option is empty, the
+  /// environment variable CARS_SUMMARY_EXPORT_DIRECTORY or
+  /// CARS_SUMMARY_IMPORT_PATHS stands for it (the drivers in tools/ set
+  /// them, so that a project's own .clang-tidy configuration still
+  /// applies).
+  const std::string SummaryExportDirectory, SummaryImportPaths;
+  std::string ExportDirectory; ///< the option, or its variable
+  std::shared_ptr<const SummaryStore> Imported;
+  /// Identifiers of imported functions that leave copies in flight.
+  llvm::StringSet<> ImportedCopying;
 
   Preprocessor *PP = nullptr;
   /// The modelled copies' and blocking transfers' names, as matchers of
@@ -74,8 +88,12 @@ private:
   AnalysisProfile Profile;
   void printProfile(const SourceManager &SM);
 
+  /// The analysis of this translation unit, created on first use.
+  AsyncCopyAnalysis &analysis(ASTContext &Ctx);
   /// Analyses one selected callable and reports its findings.
   void analyseCallable(const FunctionDecl *FD, ASTContext &Ctx);
+  /// Writes this unit's summary file (SummaryExportDirectory).
+  void exportSummaries(ASTContext &Ctx);
 
   /// The producer diagnostic: a device-to-host copy that may read its
   /// source before device work on another, unordered stream wrote it.

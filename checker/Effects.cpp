@@ -412,7 +412,7 @@ void EffectBuilder::build() {
 void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
   auto Modelled = [&](const CallExpr *C) { return isModelledCall(C); };
   auto Summarized = [&](const FunctionDecl *Fn) {
-    return summarizable(Fn, Ctx.getSourceManager()) != nullptr;
+    return R.Owner.hasSummary(Fn);
   };
   HostAccessContext HC{F.PM, Modelled, Summarized, BindingAssignments,
                        DeviceWrites};
@@ -534,8 +534,7 @@ bool EffectBuilder::isModelledCall(const CallExpr *C) const {
     return false; // tensors handed to copy_ / to are read on the host
   // A function named like a GPU API (cudaSyncOrDie, cuda_copy_to_host)
   // whose body the check reads is the user's helper, not an API.
-  return E || (isUnmodelledGpuApi(Callee) &&
-               !summarizable(Callee, Ctx.getSourceManager()));
+  return E || (isUnmodelledGpuApi(Callee) && !R.Owner.hasSummary(Callee));
 }
 
 void EffectBuilder::collectCallEffects() {
@@ -616,11 +615,16 @@ void EffectBuilder::collectCallEffects() {
                     /*OnCurrent=*/true);
     const FunctionDecl *Def =
         Callee ? summarizable(Callee, Ctx.getSourceManager()) : nullptr;
-    if (!Def) {
+    // Defined in another translation unit: its imported summary, if any
+    // (SummaryFiles.h); the call may still order device work (MayOrder).
+    const HelperSummary *Imported =
+        Def || !Callee ? nullptr : R.Owner.importedSummary(Callee);
+    if (!Def && !Imported) {
       OpaqueCalls.push_back({C, Callee}); // barriers, if there are producers
       continue; // opaque: HostAccess reports buffers passed to it
     }
-    const HelperSummary *S = R.summaryOf(Callee, bindings(C, Callee));
+    const HelperSummary *S =
+        Def ? R.summaryOf(Callee, bindings(C, Callee)) : Imported;
     Effect Ev(Effect::Call);
     Ev.Anchor = C;
     Ev.CE = C;
@@ -644,8 +648,10 @@ void EffectBuilder::collectCallEffects() {
         if (!PC.Returned || (PC.Pageable && !StrictMode))
           continue;
         StreamRef On = pendingCopyStream(F, PC, C, CalleeLambda);
-        if (!F.capturing(C, On))
+        if (!F.capturing(C, On)) {
           bindResult(C, PC.Pageable, On, PC.Copy);
+          Out.Copies.back()->InnerCopyAt = PC.CopyAt;
+        }
       }
   }
   for (const CXXConstructExpr *T : F.ThreadStarts) {

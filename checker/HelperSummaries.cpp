@@ -696,6 +696,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       continue;
     HelperSummary::PendingCopy PC{
         0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}, {}};
+    PC.CopyAt = C.InnerCopyAt;
     for (unsigned N = 0; N < RecordCovers.size(); ++N)
       if (RecordCovers[N]->count(Id))
         PC.CoveredBy.push_back(N);
@@ -794,6 +795,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
     CopySite *Site = Out.newCopy(R);
     Site->Call = C;
     Site->InnerCopy = PC.Copy;
+    Site->InnerCopyAt = PC.CopyAt;
     Site->Buffer = F.Aliases.classKey(Key);
     Site->Element = Key.constantLastIndex();
     Site->BufferName = Name;

@@ -89,7 +89,7 @@ struct HelperSummary {
     unsigned DstParam;
     int StreamParam; ///< -1: the stream is Stream below
     StreamRef Stream;
-    const Expr *Copy;
+    const Expr *Copy; ///< null in a summary imported from another unit
     /// Or into a buffer the caller names too (DstParam unused): an index
     /// into Named.
     int DstNamed = -1;
@@ -111,6 +111,9 @@ struct HelperSummary {
     /// caller (Effects). Pageable: the destination is (StrictMode only).
     bool Returned = false;
     bool Pageable = false;
+    /// A summary imported from another translation unit (SummaryFiles.h):
+    /// where the copy is, as `file:line:col` (Copy is null then).
+    std::string CopyAt{};
   };
   std::vector<PendingCopy> CopiesLeftPending; ///< at the helper's exit
   /// Device work the helper leaves writing a buffer parameter, unordered

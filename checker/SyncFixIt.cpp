@@ -171,7 +171,7 @@ bool SyncFixer::unchangedAndInScope(const VarDecl *V, SourceLocation Copy,
 
 std::optional<SyncFix> SyncFixer::fixFor(const Finding &F) {
   const CopySite *C = F.Copy;
-  if (!C || C->InnerCopy || C->Seed || F.LaterIteration || F.Producer ||
+  if (!C || C->InnerCopy || !C->InnerCopyAt.empty() || C->Seed || F.LaterIteration || F.Producer ||
       !F.Access || !FD.getBody())
     return std::nullopt;
   const auto *Call = dyn_cast<CallExpr>(C->Call);

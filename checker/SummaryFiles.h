@@ -1,0 +1,140 @@
+//===--- SummaryFiles.h - Helper summaries across translation units -*- C++ -*-===//
+//
+// One concern: the on-disk form of HelperSummary, so that a call of a
+// function defined in another translation unit is applied like a call of a
+// same-TU helper (docs/cuda-async-read-before-sync.md, "Summaries across
+// translation units").
+//  - Export: the summaries of the functions a translation unit defines for
+//    other units (externally visible, not inline), each named by its USR
+//    (clang::index::generateUSRForDecl, as clang's cross-TU analysis names
+//    functions), written with LLVM's JSON support into one file per
+//    translation unit. The file also lists the functions the unit calls
+//    without seeing their bodies, so that a driver knows which units a new
+//    summary concerns.
+//  - Import: summary files (or directories of them) read once per process
+//    and file version, and a HelperSummary rebuilt for a declaration of the
+//    importing unit: parameters by index, members of `this` by name in the
+//    method's class, globals and called functions by USR.
+// A fact the format cannot name (a stream reached through an index or a
+// parameter's member, a lambda's capture) is left out on the side that
+// cannot make a warning wrong: a sync, a record, a guard or a join the
+// format cannot carry is dropped together with whatever rests on it (a copy
+// it covers, a member buffer it guards), so an imported summary never says
+// less synchronization than the body does without also saying less of the
+// copies and accesses it would cover.
+//
+// The format is described at the top of SummaryExport.cpp; SummaryImport.cpp
+// reads it.
+//
+// May call: HelperSummaries (the type), AccessPath, CudaApiModel
+// (StreamRef), clang's Index (USRs), LLVM's JSON and file system support.
+// Called by AsyncReadBeforeSyncCheck (export, loading) and
+// AsyncCopyAnalysis (import at a call).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_SUMMARYFILES_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_SUMMARYFILES_H
+
+#include "HelperSummaries.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+/// The format's name and version, written into and checked in every file.
+inline constexpr const char *SummaryFormatName =
+    "cuda-async-read-before-sync-summaries";
+inline constexpr int64_t SummaryFormatVersion = 1;
+
+/// The USR of a declaration (clang::index::generateUSRForDecl), or empty.
+std::string usrOf(const Decl *D);
+
+/// Summaries imported from files: one JSON object per function, by USR.
+/// A function summarised by several files (only inline functions could be,
+/// and they are not exported) keeps the first file's summary, in the order
+/// the paths were given and, within a directory, by file name.
+class SummaryStore {
+public:
+  /// Reads every summary file among Paths: a file, or a directory whose
+  /// `*.json` files are read (not recursively). A path that does not exist,
+  /// a file that is not JSON or not of this format and version, and a
+  /// function entry without a USR are reported through Report (one message
+  /// each, naming the path) and skipped; the rest is loaded. Files already
+  /// read by this process with the same size and modification time are not
+  /// parsed again.
+  static std::shared_ptr<const SummaryStore>
+  load(llvm::ArrayRef<std::string> Paths,
+       llvm::function_ref<void(const std::string &)> Report);
+
+  bool empty() const { return Functions.empty(); }
+  /// The summary of the function named USR, or null.
+  const llvm::json::Object *find(llvm::StringRef USR) const;
+  /// Whether that summary leaves a device-to-host copy in flight (into a
+  /// parameter, a member, a global or its result).
+  bool leavesCopies(llvm::StringRef USR) const;
+  /// The unqualified names of the functions whose summaries leave copies in
+  /// flight (the check's trigger matches calls of them; the USR decides).
+  std::vector<std::string> copyingNames() const;
+
+private:
+  llvm::StringMap<std::shared_ptr<const llvm::json::Object>> Functions;
+};
+
+/// Globals and functions of one importing translation unit by USR, built
+/// on first use (only when an imported summary names one).
+class UsrIndex {
+public:
+  explicit UsrIndex(ASTContext &Ctx) : Ctx(Ctx) {}
+  /// The declaration (a variable with global storage or a function) whose
+  /// USR is USR, or null.
+  const ValueDecl *find(llvm::StringRef USR);
+
+private:
+  ASTContext &Ctx;
+  bool Built = false;
+  llvm::StringMap<const ValueDecl *> Decls;
+};
+
+/// The summary of FD (a declaration of this translation unit without a
+/// body) rebuilt from its imported form O. Null when O does not fit FD
+/// (another parameter count) or is malformed. What names a declaration the
+/// unit lacks is left out as SummaryFiles.h's opening comment says.
+std::unique_ptr<HelperSummary> importSummary(const llvm::json::Object &O,
+                                             const FunctionDecl *FD,
+                                             UsrIndex &Index);
+
+/// The JSON form of S, the summary of FD (defined in this translation
+/// unit), or nullopt when FD has no USR. Facts the format cannot name are
+/// left out as the opening comment says.
+std::optional<llvm::json::Object> exportSummary(const HelperSummary &S,
+                                                const FunctionDecl *FD,
+                                                ASTContext &Ctx);
+
+/// Writes the summary file of the translation unit of MainFile into
+/// Directory (created if missing): its exported Functions, the USRs of
+/// the functions it calls without a body (Calls) and its own files
+/// (Inputs: the main file and the project headers it includes). The file's name is made
+/// from MainFile's name and a hash of its path, so that units of one
+/// project do not collide; it is written to a temporary file and renamed,
+/// so that a reader never sees half a file. An error message, or empty.
+std::string writeSummaryFile(llvm::StringRef Directory,
+                             llvm::StringRef MainFile,
+                             llvm::json::Array Functions,
+                             std::vector<std::string> Calls,
+                             std::vector<std::string> Inputs);
+
+/// Whether a function defined in this translation unit is one other units
+/// may call and so is exported: externally visible, not inline (an inline
+/// function's body is in every unit that calls it), not templated, not
+/// device code, not virtual, defined outside system headers.
+bool isExported(const FunctionDecl *FD, const SourceManager &SM);
+
+} // namespace clang::tidy::cuda
+
+#endif
