@@ -1,0 +1,246 @@
+//===--- LoopFacts.cpp - Loops and the elements they run over -----------===//
+//
+// FunctionFacts' loops: constant bounds of `for` loops, the sizes of
+// range-for ranges, loops that certainly run, the container a loop runs
+// over, and which elements of an array or container an expression names
+// (elementsOf).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionFacts.h"
+#include "ExprUtils.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+
+namespace clang::tidy::cuda {
+
+//===----------------------------------------------------------------------===//
+// Loops and element ranges
+//===----------------------------------------------------------------------===//
+
+static const VarDecl *varOf(const Expr *E) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts()
+                                                  : nullptr);
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+/// A for loop's init `int i = e` or `i = e`: the variable and e.
+static std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L) {
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit())) {
+    const auto *V =
+        DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    return {V, V ? V->getInit() : nullptr};
+  }
+  if (const auto *B =
+          dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(L->getInit()));
+      B && B->getOpcode() == BO_Assign)
+    return {varOf(B->getLHS()), B->getRHS()};
+  return {nullptr, nullptr};
+}
+
+/// The element count of a range-for's range when it is an array of known
+/// size (`cudaStream_t s[4]`), else nullopt.
+std::optional<long long>
+FunctionFacts::rangeArraySize(const CXXForRangeStmt *L) const {
+  const Expr *Range = L->getRangeInit();
+  const auto *CA = Range ? Ctx.getAsConstantArrayType(
+                               Range->getType().getNonReferenceType())
+                         : nullptr;
+  if (!CA)
+    return std::nullopt;
+  return static_cast<long long>(CA->getSize().getZExtValue());
+}
+
+std::optional<FunctionFacts::LoopBounds>
+FunctionFacts::forBounds(const ForStmt *L) const {
+  // init: `int i = lo` or `i = lo`
+  auto [V, Init] = forInit(L);
+  std::optional<long long> Lo = Init ? evalInt(Init, Ctx) : std::nullopt;
+  if (!V || !Lo || !V->getType()->isIntegerType())
+    return std::nullopt;
+  // cond: i < hi, i <= hi, i != hi, hi > i, hi >= i
+  const auto *C = dyn_cast_or_null<BinaryOperator>(
+      L->getCond() ? L->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!C)
+    return std::nullopt;
+  BinaryOperatorKind Op = C->getOpcode();
+  const Expr *Bound = nullptr;
+  if (varOf(C->getLHS()) == V) {
+    Bound = C->getRHS();
+  } else if (varOf(C->getRHS()) == V) {
+    Bound = C->getLHS();
+    if (Op != BO_GT && Op != BO_GE && Op != BO_NE)
+      return std::nullopt;
+    Op = Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op;
+  }
+  auto B = Bound ? evalInt(Bound, Ctx) : std::nullopt;
+  if (!B)
+    return std::nullopt;
+  long long Hi;
+  if (Op == BO_LT || (Op == BO_NE && *Lo <= *B))
+    Hi = *B;
+  else if (Op == BO_LE)
+    Hi = *B + 1;
+  else
+    return std::nullopt;
+  // inc: ++i, i++, i += 1
+  const Expr *Inc = L->getInc() ? L->getInc()->IgnoreParenImpCasts() : nullptr;
+  bool Step = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    Step = U->isIncrementOp() && varOf(U->getSubExpr()) == V;
+  else if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    Step = A->getOpcode() == BO_AddAssign && varOf(A->getLHS()) == V &&
+           evalInt(A->getRHS(), Ctx) == 1;
+  if (!Step)
+    return std::nullopt;
+  return LoopBounds{V, *Lo, Hi};
+}
+
+bool FunctionFacts::certainlyRuns(const Stmt *Loop) const {
+  if (const auto *L = dyn_cast_or_null<ForStmt>(Loop)) {
+    auto Bounds = forBounds(L);
+    return Bounds && Bounds->Lo < Bounds->Hi;
+  }
+  if (const auto *L = dyn_cast_or_null<CXXForRangeStmt>(Loop)) {
+    std::optional<long long> Size = rangeArraySize(L);
+    if (!Size)
+      Size = rangeListSize(L);
+    return Size && *Size > 0;
+  }
+  return false;
+}
+
+/// The element count of a range-for's range given by a braced list: `for
+/// (auto s : {s1, s2})`, or a local container initialised from one and
+/// never changed (`std::vector<cudaStream_t> all{s1, s2}; for (auto s :
+/// all)`). nullopt otherwise.
+std::optional<long long>
+FunctionFacts::rangeListSize(const CXXForRangeStmt *L) const {
+  const Expr *E = strip(L->getRangeInit());
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        V->getType()->isReferenceType() || !V->getInit() ||
+        CapturedByRef.count(V))
+      return std::nullopt;
+    // Not assigned, changed by a member call (clear, pop_back), moved from
+    // or passed on by reference (MutatedVars also holds the range-for's own
+    // `auto &&__range = all`, hence the analyzer on each other use).
+    ExprMutationAnalyzer Here(*Body, Ctx);
+    for (const DeclRefExpr *R : refsOf(V))
+      if (R != D && Here.isMutated(R))
+        return std::nullopt;
+    E = strip(V->getInit());
+    // vector(initializer_list, const allocator & = {})
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(E);
+        C && C->getNumArgs() >= 1 &&
+        llvm::all_of(llvm::drop_begin(C->arguments()),
+                     [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+      E = strip(C->getArg(0));
+  }
+  if (const auto *IL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
+    E = strip(IL->getSubExpr());
+  if (const auto *M = dyn_cast_or_null<MaterializeTemporaryExpr>(E))
+    E = strip(M->getSubExpr());
+  const auto *List = dyn_cast_or_null<InitListExpr>(E);
+  if (!List || List->getNumInits() == 0 ||
+      llvm::any_of(List->inits(),
+                   [](const Expr *I) { return isa<PackExpansionExpr>(I); }))
+    return std::nullopt;
+  return List->getNumInits();
+}
+
+std::optional<AccessPath>
+FunctionFacts::loopContainer(const Stmt *Loop) const {
+  if (const auto *L = dyn_cast_or_null<CXXForRangeStmt>(Loop))
+    return L->getRangeInit() ? std::optional(AccessPath::of(L->getRangeInit()))
+                             : std::nullopt;
+  const auto *L = dyn_cast_or_null<ForStmt>(Loop);
+  const auto *C = L && L->getCond() ? dyn_cast<BinaryOperator>(
+                                          L->getCond()->IgnoreParenImpCasts())
+                                    : nullptr;
+  if (!C || (C->getOpcode() != BO_LT && C->getOpcode() != BO_NE))
+    return std::nullopt;
+  // i starts at 0
+  auto [V, Init] = forInit(L);
+  if (!V || V != varOf(C->getLHS()) || !Init || evalInt(Init, Ctx) != 0)
+    return std::nullopt;
+  const auto *Size = dyn_cast<CXXMemberCallExpr>(C->getRHS()->IgnoreParenImpCasts());
+  const CXXMethodDecl *M = Size ? Size->getMethodDecl() : nullptr;
+  if (!M || !M->getIdentifier() || M->getName() != "size" ||
+      Size->getNumArgs() != 0)
+    return std::nullopt;
+  return AccessPath::of(Size->getImplicitObjectArgument());
+}
+
+std::optional<std::pair<long long, long long>>
+FunctionFacts::loopRange(const VarDecl *V, const Stmt *At) const {
+  if (AddressTaken.count(V))
+    return std::nullopt;
+  for (const Stmt *S = PM.getParent(At); S; S = PM.getParent(S)) {
+    const auto *L = dyn_cast<ForStmt>(S);
+    if (!L || !L->getBody() || !within(At, L->getBody()))
+      continue;
+    auto Bounds = forBounds(L);
+    if (!Bounds || Bounds->Var != V) {
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit());
+          DS && llvm::is_contained(DS->decls(), V))
+        return std::nullopt; // declared here, in a form not understood
+      continue; // another loop's variable
+    }
+    if (Bounds->Lo >= Bounds->Hi)
+      return std::nullopt;
+    for (const Stmt *Where : writesOf(V))
+      if (within(Where, L->getBody()))
+        return std::nullopt; // changed in the body too
+    return std::make_pair(Bounds->Lo, Bounds->Hi);
+  }
+  return std::nullopt;
+}
+
+std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
+  E = strip(E);
+  const Expr *Array = nullptr, *Index = nullptr;
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E)) {
+    Array = A->getBase();
+    Index = A->getIdx();
+  } else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+             Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    Array = Op->getArg(0);
+    Index = Op->getArg(1);
+  }
+  ElementRange R;
+  if (Array) {
+    R.Array = AccessPath::of(Array);
+    if (auto C = evalInt(Index, Ctx)) {
+      R.Known = true;
+      R.Lo = *C;
+      R.Hi = *C + 1;
+    } else if (const VarDecl *V = varOf(Index)) {
+      if (auto Range = loopRange(V, E)) {
+        R.Known = true;
+        std::tie(R.Lo, R.Hi) = *Range;
+      }
+    }
+    return R;
+  }
+  // A range-for's variable: `for (auto &s : streams)`.
+  const VarDecl *V = varOf(E);
+  if (!V)
+    return std::nullopt;
+  for (const Stmt *S = PM.getParent(E); S; S = PM.getParent(S)) {
+    const auto *L = dyn_cast<CXXForRangeStmt>(S);
+    if (!L || L->getLoopVariable() != V || !L->getRangeInit())
+      continue;
+    R.Array = AccessPath::of(L->getRangeInit());
+    if (std::optional<long long> Size = rangeArraySize(L)) {
+      R.Known = true;
+      R.Hi = *Size;
+    } else {
+      R.Every = true;
+    }
+    return R;
+  }
+  return std::nullopt;
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,308 @@
+//===--- ProvenanceFacts.cpp - Where a callable's buffers live ----------===//
+//
+// FunctionFacts' provenance and aliases: pinned / device / pageable from
+// declarations, allocations, assignments and libtorch tensor origins; the
+// streams created fresh or non-blocking; what a callable returns and the
+// argument a helper returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionFacts.h"
+#include "ExprUtils.h"
+#include "TorchModel.h"
+#include "clang/Basic/SourceManager.h"
+#include <algorithm>
+
+namespace clang::tidy::cuda {
+
+//===----------------------------------------------------------------------===//
+// Provenance and aliases
+//===----------------------------------------------------------------------===//
+
+Provenance FunctionFacts::declProvenance(const Expr *Root) {
+  const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (!V)
+    return isStdContainer(Root->getType())      ? Provenance::Pageable
+           : isDeviceContainer(Root->getType()) ? Provenance::Device
+                                                : Provenance::Unknown;
+  return varProvenance(V);
+}
+
+/// A complete class whose fields (and bases' fields), arrays included,
+/// are arithmetic, enumerations or such classes, to a small depth: an
+/// object of it refers to no memory but its own.
+static bool holdsNoPointer(const CXXRecordDecl *R, unsigned Depth) {
+  R = R ? R->getDefinition() : nullptr;
+  if (!R || Depth > 3 || R->isInvalidDecl() || R->isPolymorphic() ||
+      R->isUnion() || R->isLambda())
+    return false;
+  for (const CXXBaseSpecifier &B : R->bases())
+    if (!holdsNoPointer(B.getType()->getAsCXXRecordDecl(), Depth + 1))
+      return false;
+  for (const FieldDecl *F : R->fields()) {
+    QualType T = F->getType();
+    while (const ArrayType *A = T->getAsArrayTypeUnsafe())
+      T = A->getElementType();
+    if (T->isArithmeticType() || T->isEnumeralType())
+      continue;
+    if (!T->getAsCXXRecordDecl() ||
+        !holdsNoPointer(T->getAsCXXRecordDecl(), Depth + 1))
+      return false;
+  }
+  return true;
+}
+
+Provenance FunctionFacts::varProvenance(const VarDecl *V) {
+  QualType T = V->getType();
+  if (isStdContainer(T))
+    return Provenance::Pageable;
+  if (isDeviceContainer(T))
+    return Provenance::Device;
+  if (auto Pinned = raftOwnedHostMemoryIsPinned(T))
+    return *Pinned ? Provenance::Pinned : Provenance::Pageable;
+  // A stack array or scalar, plain struct, or class object that holds no
+  // pointer (`half v{}`: its bytes are all it has); not a class object that
+  // may own pinned memory (std::unique_ptr with a cudaFreeHost deleter).
+  if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !T->isReferenceType() &&
+      !T->isPointerType() &&
+      !(T->getAsCXXRecordDecl() && !T->getAsCXXRecordDecl()->isCLike() &&
+        !holdsNoPointer(T->getAsCXXRecordDecl(), 0)))
+    return Provenance::Pageable;
+  return Provenance::Unknown;
+}
+
+Provenance FunctionFacts::provenanceOf(const Expr *Root) {
+  Provenance P = Aliases.provenance(AccessPath::of(Root));
+  return std::max(P, declProvenance(Root));
+}
+
+/// Where a tensor's storage lives, from the expression that gives the
+/// variable its value; views and copies of a tensor handle share its
+/// storage (an alias).
+void FunctionFacts::applyTensorOrigin(const AccessPath &Key,
+                                      const Expr *Rhs) {
+  TensorOrigin O = tensorOrigin(Rhs);
+  switch (O.K) {
+  case TensorOrigin::None:
+    return;
+  case TensorOrigin::SameStorage:
+    Aliases.unite(Key, AccessPath::of(O.Of));
+    return;
+  case TensorOrigin::Pinned:
+    return Aliases.mark(Key, Provenance::Pinned);
+  case TensorOrigin::Device:
+    return Aliases.mark(Key, Provenance::Device);
+  case TensorOrigin::Pageable:
+    return Aliases.mark(Key, Provenance::Pageable);
+  case TensorOrigin::CpuCopy: {
+    auto NB = constantArg(O.NonBlocking);
+    return Aliases.mark(Key, NB && *NB ? Provenance::Pinned
+                                       : Provenance::Pageable);
+  }
+  case TensorOrigin::Blob:
+    // The tensor is the pointer's memory: pinned, pageable or device as the
+    // pointer is known to be; host memory at least, unless the options say
+    // CUDA.
+    Aliases.unite(Key, AccessPath::of(O.Of));
+    if (O.Cuda)
+      return Aliases.mark(Key, Provenance::Device);
+    HostTensors.push_back(Key);
+    return;
+  }
+}
+
+const Expr *FunctionFacts::allocTarget(const CallExpr *C,
+                                       const ApiEntry &E) const {
+  const Expr *A = arg(C, E.PtrArg);
+  if (!A)
+    return nullptr;
+  if (E.PtrForm == PtrArgForm::Pointer)
+    return bufferRoot(A);
+  const auto *U = dyn_cast<UnaryOperator>(strip(A));
+  if (!U || U->getOpcode() != UO_AddrOf)
+    return nullptr;
+  return strip(U->getSubExpr());
+}
+
+namespace {
+/// Collects the return statements of a body, not those of lambdas or local
+/// classes in it.
+void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S) || isa<DeclStmt>(S))
+    return;
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    Out.push_back(R);
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+} // namespace
+
+std::vector<const Expr *> FunctionFacts::returnedValues() const {
+  std::vector<const ReturnStmt *> Returns;
+  collectReturns(Body, Returns);
+  std::vector<const Expr *> Values;
+  for (const ReturnStmt *R : Returns)
+    Values.push_back(R->getRetValue());
+  return Values;
+}
+
+const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
+  const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
+  const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isTemplated() ||
+      !Def->getReturnType()->isPointerType() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  std::vector<const ReturnStmt *> Returns;
+  collectReturns(Def->getBody(), Returns);
+  const ParmVarDecl *Param = nullptr;
+  for (const ReturnStmt *R : Returns) {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(R->getRetValue()));
+    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (!P || (Param && P != Param))
+      return nullptr;
+    Param = P;
+  }
+  if (!Param)
+    return nullptr;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    if (Def->getParamDecl(I) == Param)
+      return paramArg(C, I);
+  return nullptr;
+}
+
+void FunctionFacts::buildAliasesAndProvenance() {
+  // Streams created into a local variable (isFreshStream): how often each
+  // variable is created into, and given any other value.
+  std::map<const VarDecl *, std::pair<unsigned, unsigned>> CreatedAssigned;
+  auto IsPoolStream = [&](const Expr *Rhs) {
+    const auto *C = dyn_cast_or_null<CallExpr>(strip(Rhs));
+    const ApiEntry *E = C ? lookup(C) : nullptr;
+    return E && E->Role == ApiRole::PoolStream;
+  };
+  for (const Assignment &A : Assigns)
+    if (A.Var)
+      ++(IsPoolStream(A.Rhs) ? CreatedAssigned[A.Var].first
+                             : CreatedAssigned[A.Var].second);
+  for (const CallExpr *C : Calls)
+    if (const ApiEntry *E = lookup(C); E && E->Role == ApiRole::StreamCreate)
+      if (const Expr *T = allocTarget(C, *E)) {
+        const auto *D = dyn_cast<DeclRefExpr>(strip(T));
+        if (const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr)
+          ++CreatedAssigned[V].first;
+      }
+  // A use that may change the handle behind the analysis's back: bound to
+  // a reference, its address taken (other than by the creating call).
+  auto ChangedByUse = [&](const VarDecl *V) {
+    for (const DeclRefExpr *D : refsOf(V)) {
+      const Stmt *Up = PM.getParentIgnoreParens(D);
+      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
+          C && (C->getCastKind() == CK_LValueToRValue ||
+                C->getCastKind() == CK_NoOp))
+        continue;
+      if (V->getType()->isRecordType() &&
+          isa_and_nonnull<MemberExpr, CXXConstructExpr>(Up))
+        continue; // a stream wrapper's accessors, copies
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
+          U && U->getOpcode() == UO_AddrOf) {
+        const Stmt *Arg = U;
+        while (isa_and_nonnull<ImplicitCastExpr, CStyleCastExpr, ParenExpr,
+                               CXXReinterpretCastExpr>(PM.getParent(Arg)))
+          Arg = PM.getParent(Arg);
+        const auto *Call = dyn_cast_or_null<CallExpr>(PM.getParent(Arg));
+        const ApiEntry *E = Call ? lookup(Call) : nullptr;
+        if (E && E->Role == ApiRole::StreamCreate)
+          continue;
+      }
+      return true;
+    }
+    return false;
+  };
+  for (const auto &[V, Counts] : CreatedAssigned)
+    if (Counts.first && !Counts.second && !ChangedByUse(V) &&
+        !CapturedByRef.count(V) && V->hasLocalStorage() &&
+        !isa<ParmVarDecl>(V) && !V->getType()->isReferenceType() &&
+        !V->getType()->isArrayType())
+      FreshStreams.insert(AccessPath::ofVar(V));
+
+  for (const Assignment &A : Assigns) {
+    AccessPath LhsKey;
+    QualType LhsType;
+    if (A.Lhs) {
+      const Expr *L = strip(A.Lhs);
+      // Not array slots: `dsts[0] = h1; ...; dsts[0] = h2;` would join
+      // h1 and h2.
+      if (!isa<DeclRefExpr, MemberExpr>(L))
+        continue;
+      LhsKey = AccessPath::of(L);
+      LhsType = L->getType();
+    } else {
+      LhsKey = AccessPath::ofVar(A.Var);
+      LhsType = A.Var->getType();
+    }
+    // c10::cuda::getStreamFromPool: PyTorch creates its pool streams with
+    // cudaStreamNonBlocking (c10/cuda/CUDAStream.cpp).
+    if (const auto *C = dyn_cast_or_null<CallExpr>(strip(A.Rhs))) {
+      const ApiEntry *E = lookup(C);
+      if (E && E->Role == ApiRole::PoolStream) {
+        NonBlockingStreams.insert(LhsKey);
+        continue;
+      }
+    }
+    if (isTensorType(LhsType) || isTensorVector(LhsType)) {
+      applyTensorOrigin(LhsKey, A.Rhs);
+      continue;
+    }
+    if (!LhsType->isPointerType() && !LhsType->isReferenceType() &&
+        !isStdSmartPointer(LhsType->getAsCXXRecordDecl()))
+      continue;
+    if (isPageableAllocation(A.Rhs)) {
+      Aliases.mark(LhsKey, Provenance::Pageable);
+      continue;
+    }
+    // `float *h = download(p, d, s)` of a helper that returns its pointer
+    // parameter: h is an alias of the argument.
+    const Expr *Rhs = A.Rhs;
+    if (const Expr *Arg = returnedArgument(Rhs))
+      Rhs = Arg;
+    if (const Expr *Root = bufferRoot(Rhs)) {
+      Aliases.unite(LhsKey, AccessPath::of(Root));
+      Aliases.mark(LhsKey, declProvenance(Root));
+    }
+  }
+  for (const CallExpr *C : Calls) {
+    const ApiEntry *E = lookup(C);
+    if (!E)
+      continue;
+    if (E->Role == ApiRole::PinnedAlloc || E->Role == ApiRole::DeviceAlloc) {
+      if (const Expr *T = allocTarget(C, *E))
+        Aliases.mark(AccessPath::of(T), E->Role == ApiRole::PinnedAlloc
+                                     ? Provenance::Pinned
+                                     : Provenance::Device);
+    } else if (E->Role == ApiRole::TorchCopy &&
+               C->getDirectCallee()->getName() == "to" && targetsCpu(C)) {
+      // b.to(kCPU, ...): b is on the GPU (a CPU tensor's to(kCPU) is a
+      // no-op, so there would be nothing to copy anyway).
+      // Not a tensor over host memory (from_blob): its to(kCPU) is the
+      // no-op.
+      const Expr *Obj = arg(C, ObjectArg);
+      const Expr *Root = Obj ? bufferRoot(Obj) : nullptr;
+      if (!Root || provenanceOf(Root) != Provenance::Unknown)
+        continue;
+      std::string Class = Aliases.classKey(AccessPath::of(Root));
+      if (llvm::none_of(HostTensors, [&](const AccessPath &H) {
+            return Aliases.classKey(H) == Class;
+          }))
+        Aliases.mark(AccessPath::of(Root), Provenance::Device);
+    } else if (E->Role == ApiRole::StreamCreate && E->FlagsArg != NoArg) {
+      auto Flags = evalInt(arg(C, E->FlagsArg), Ctx);
+      const Expr *T = allocTarget(C, *E);
+      if (T && Flags && (*Flags & StreamNonBlockingFlag))
+        NonBlockingStreams.insert(AccessPath::of(T));
+    }
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,275 @@
+//===--- StreamFacts.cpp - Which stream an expression names -------------===//
+//
+// FunctionFacts' stream identity: streamOf (cached per expression), the
+// stream or event a handle path holds by value (handleValue, through
+// unchanged local variables and members of local objects: memberChanged),
+// and whether a stream is being captured into a graph (capturing).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionFacts.h"
+#include "ExprUtils.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::cuda {
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+StreamRef FunctionFacts::streamOf(const Expr *E) {
+  if (!E)
+    return computeStreamOf(nullptr);
+  // Asked at every visit of a transfer: computed once per expression.
+  auto It = StreamCache.find(E);
+  if (It != StreamCache.end())
+    return It->second;
+  StreamRef S = computeStreamOf(E);
+  StreamCache.try_emplace(E, S);
+  return S;
+}
+
+StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
+  StreamRef S;
+  if (!E) { // omitted: the default stream
+    S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+    S.Spelling = "0";
+    return S;
+  }
+  S.Spelling = spelling(E, Ctx);
+  if (const Expr *Current = currentStreamSource(E)) {
+    // Named after the stream it resolves to (a guard's), if any.
+    StreamRef C = currentStreamAt(Current->getBeginLoc());
+    if (C.K != StreamRef::Named)
+      C.Spelling = S.Spelling;
+    return C;
+  }
+  // g.current_stream() / g.original_stream() of a stream guard: the
+  // current stream here / where g was constructed.
+  if (const auto *M = dyn_cast_or_null<CXXMemberCallExpr>(strip(E));
+      M && M->getMethodDecl() && M->getMethodDecl()->getIdentifier() &&
+      M->getNumArgs() == 0)
+    if (const CXXConstructExpr *G = guardOf(M->getImplicitObjectArgument())) {
+      llvm::StringRef Name = M->getMethodDecl()->getName();
+      if (Name == "current_stream" || Name == "original_stream") {
+        StreamRef C = currentStreamAt(
+            Name == "current_stream" ? M->getBeginLoc() : G->getBeginLoc());
+        if (C.K != StreamRef::Named)
+          C.Spelling = S.Spelling;
+        return C;
+      }
+    }
+  // c10::cuda::getDefaultCUDAStream(), or a variable holding it.
+  if (const auto *C = dyn_cast_or_null<CallExpr>(streamSource(E)))
+    if (const ApiEntry *A = lookup(C); A && A->Role == ApiRole::DefaultStream) {
+      S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+      return S;
+    }
+  if (auto V = evalInt(strip(E), Ctx)) {
+    if (*V == 0)
+      S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+    else if (*V == StreamLegacyHandle)
+      S.K = StreamRef::Legacy;
+    else if (*V == StreamPerThreadHandle)
+      S.K = StreamRef::PerThread;
+    else
+      S.K = StreamRef::Unknown;
+    return S;
+  }
+  S.K = StreamRef::Named;
+  S.Path = handleOf(E);
+  S.Elements = elementsOf(E);
+  S.NonBlocking = isNonBlockingStream(S.Path);
+  S.Fresh = FreshStreams.count(S.Path) != 0;
+  return S;
+}
+
+namespace {
+/// Member expressions naming Field of `this` in a member function's body,
+/// and the member functions it calls on `this`.
+struct ThisMemberUses : RecursiveASTVisitor<ThisMemberUses> {
+  const FieldDecl *Field;
+  std::vector<const MemberExpr *> Uses;
+  std::vector<const CXXMethodDecl *> Calls;
+  explicit ThisMemberUses(const FieldDecl *F) : Field(F) {}
+  bool VisitMemberExpr(MemberExpr *M) {
+    if (!isa_and_nonnull<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+      return true;
+    if (M->getMemberDecl() == Field)
+      Uses.push_back(M);
+    else if (const auto *Method = dyn_cast<CXXMethodDecl>(M->getMemberDecl()))
+      Calls.push_back(Method);
+    return true;
+  }
+};
+
+/// Does member function Method (analysed by A, over its body) change
+/// Field of `this`? Other member functions it calls on `this` are added to
+/// Calls when they are neither const nor static.
+bool changesThisMember(ExprMutationAnalyzer &A, const FunctionDecl *Method,
+                       const FieldDecl *Field,
+                       std::vector<const CXXMethodDecl *> *Calls = nullptr) {
+  ThisMemberUses Uses(Field);
+  Uses.TraverseStmt(Method->getBody());
+  for (const MemberExpr *M : Uses.Uses)
+    if (A.isMutated(M))
+      return true;
+  if (Calls)
+    for (const CXXMethodDecl *Callee : Uses.Calls)
+      if (!Callee->isConst() && !Callee->isStatic())
+        Calls->push_back(Callee);
+  return false;
+}
+} // namespace
+
+AccessPath FunctionFacts::handleValue(const AccessPath &P) const {
+  AccessPath Value = P;
+  for (int Step = 0; Step < 4; ++Step) {
+    const Expr *Init = handleInit(Value);
+    if (!Init)
+      break;
+    AccessPath Next = AccessPath::of(Init);
+    if (Next.rootKind() != AccessPath::RootKind::Decl &&
+        Next.rootKind() != AccessPath::RootKind::This)
+      break; // a call's result, a literal: not followed
+    Value = std::move(Next);
+  }
+  return Value;
+}
+
+const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
+  const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
+  if (P.rootKind() != AccessPath::RootKind::Decl || !V ||
+      !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->isInitCapture() ||
+      V->getType()->isReferenceType() || V->getParentFunctionOrMethod() != FD ||
+      !V->getInit() || MutatedVars.count(V) || AddressTaken.count(V))
+    return nullptr;
+  llvm::ArrayRef<PathStep> Steps = P.steps();
+  // A handle, or a stream wrapper copied by value (`auto side2 = side;`
+  // of a c10::cuda::CUDAStream); not other objects.
+  if (Steps.empty())
+    return !V->getType()->isRecordType() ||
+                   isStreamWrapper(V->getType()->getAsCXXRecordDecl())
+               ? strip(V->getInit())
+               : nullptr;
+  const auto *Field = Steps.size() == 1 && Steps[0].K == PathStep::Dot
+                          ? dyn_cast_or_null<FieldDecl>(Steps[0].Member)
+                          : nullptr;
+  if (!Field || Field->getType()->isReferenceType() ||
+      memberChanged(V, Field))
+    return nullptr;
+  const Expr *Init = V->getInit()->IgnoreImplicit();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Init))
+    Init = Cast->getSubExpr()->IgnoreImplicit(); // auto g = Guard(s);
+  if (const auto *L = dyn_cast<InitListExpr>(Init)) {
+    if (L->isSemanticForm() && Field->getParent() == V->getType()->getAsRecordDecl()) {
+      unsigned Index = Field->getFieldIndex();
+      if (Index < L->getNumInits())
+        return strip(L->getInit(Index));
+    }
+    return nullptr;
+  }
+  const auto *C = dyn_cast<CXXConstructExpr>(Init);
+  const CXXConstructorDecl *Ctor = nullptr;
+  if (!C || !C->getConstructor()->hasBody() ||
+      !(Ctor = dyn_cast<CXXConstructorDecl>(
+            C->getConstructor()->getDefinition())))
+    return nullptr;
+  for (const CXXCtorInitializer *MI : Ctor->inits()) {
+    if (MI->getMember() != Field || !MI->isWritten())
+      continue;
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(MI->getInit()));
+    const auto *PD = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (!PD || PD->getType()->isRValueReferenceType() ||
+        PD->getFunctionScopeIndex() >= C->getNumArgs() ||
+        isa<CXXDefaultArgExpr>(C->getArg(PD->getFunctionScopeIndex())))
+      return nullptr;
+    // The constructor's body must not change the parameter or the member.
+    ExprMutationAnalyzer InCtor(*Ctor->getBody(), Ctx);
+    if (InCtor.isMutated(PD) || changesThisMember(InCtor, Ctor, Field))
+      return nullptr;
+    return strip(C->getArg(PD->getFunctionScopeIndex()));
+  }
+  return nullptr;
+}
+
+bool FunctionFacts::memberChanged(const VarDecl *V,
+                                  const FieldDecl *Field) const {
+  auto [It, New] = MemberChangedCache.try_emplace({V, Field}, true);
+  if (!New)
+    return It->second;
+  if (Field->isMutable())
+    return true;
+  // Member functions that may run on V: those called on it here, and those
+  // they call on `this`; each must leave Field alone.
+  std::vector<const CXXMethodDecl *> Work;
+  ExprMutationAnalyzer Here(*Body, Ctx);
+  for (const DeclRefExpr *D : refsOf(V)) {
+    const auto *M = dyn_cast_or_null<MemberExpr>(
+        PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(D)));
+    if (M && M->getMemberDecl() == Field) {
+      if (Here.isMutated(M))
+        return true;
+      continue;
+    }
+    if (M && isa<FieldDecl>(M->getMemberDecl()))
+      continue; // another member
+    if (const auto *Method =
+            M ? dyn_cast<CXXMethodDecl>(M->getMemberDecl()) : nullptr) {
+      if (!Method->isConst() && !Method->isStatic())
+        Work.push_back(Method);
+      continue;
+    }
+    // The object itself: copied is fine, assigned or bound to a non-const
+    // reference is not.
+    if (Here.isMutated(D))
+      return true;
+  }
+  std::set<const CXXMethodDecl *> Seen;
+  while (!Work.empty()) {
+    const CXXMethodDecl *Method = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(Method).second)
+      continue;
+    if (Seen.size() > 16)
+      return true; // too many to read
+    const FunctionDecl *Def = nullptr;
+    if (isa<CXXConstructorDecl>(Method) || isa<CXXDestructorDecl>(Method))
+      continue; // run at construction, or after the last use
+    if (!Method->hasBody(Def) || !Def || Method->isVirtual())
+      return true; // cannot tell what it does
+    ExprMutationAnalyzer InMethod(*Def->getBody(), Ctx);
+    if (changesThisMember(InMethod, Def, Field, &Work))
+      return true;
+  }
+  It = MemberChangedCache.find({V, Field});
+  It->second = false;
+  return false;
+}
+
+bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
+  if (S.K != StreamRef::Named)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const CallExpr *Last = nullptr;
+  bool Begun = false;
+  for (const CallExpr *C : CaptureCalls) {
+    const ApiEntry *E = lookup(C);
+    if (!SM.isBeforeInTranslationUnit(C->getBeginLoc(), At->getBeginLoc()))
+      continue;
+    // streamOf is not const (its cache); the identity alone is needed.
+    const Expr *StreamE = strip(arg(C, E->StreamArg));
+    if (!StreamE || handleOf(StreamE) != S.Path)
+      continue;
+    if (Last && SM.isBeforeInTranslationUnit(C->getBeginLoc(),
+                                             Last->getBeginLoc()))
+      continue;
+    Last = C;
+    Begun = E->Role == ApiRole::CaptureBegin;
+  }
+  return Begun;
+}
+
+} // namespace clang::tidy::cuda
