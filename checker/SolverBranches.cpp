@@ -1,0 +1,164 @@
+//===--- SolverBranches.cpp - What a branch condition tells -------------===//
+//
+// The Solver's branch refinement: the edge on which a cudaStreamQuery /
+// cudaEventQuery result is known to be cudaSuccess, the literal a
+// condition on a stable variable gives on each edge, and the variables
+// whose literals are kept (findCorrelated).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solver.h"
+#include "ExprUtils.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace clang::tidy::cuda {
+
+/// cudaStreamQuery(s) == cudaSuccess and friends: the successor index on
+/// which the query is known to have returned cudaSuccess (or
+/// "not cudaErrorNotReady", which the measured polling loops rely on).
+std::optional<std::pair<const CallExpr *, unsigned>>
+Solver::querySuccessEdge(const Expr *Cond) const {
+  bool Negated = false;
+  Cond = strip(Cond);
+  while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    Cond = strip(U->getSubExpr());
+  }
+  if (!Cond)
+    return std::nullopt;
+  auto QueryOf = [&](const Expr *E) -> const CallExpr * {
+    E = strip(E);
+    if (const auto *B = dyn_cast<BinaryOperator>(E);
+        B && B->getOpcode() == BO_Assign)
+      E = strip(B->getRHS());
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const ApiEntry *A = F.lookup(C);
+      if (A && isQueryRole(A->Role))
+        return C;
+      return nullptr;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
+        auto It = F.QueryVars.find(V);
+        return It == F.QueryVars.end() ? nullptr : It->second;
+      }
+    return nullptr;
+  };
+  bool SuccessOnTrue;
+  const CallExpr *Q = nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && B->isEqualityOp()) {
+    const Expr *Other = B->getRHS();
+    Q = QueryOf(B->getLHS());
+    if (!Q) {
+      Q = QueryOf(B->getRHS());
+      Other = B->getLHS();
+    }
+    auto V = Q ? evalInt(Other, Ctx) : std::nullopt;
+    if (!V || (*V != CudaSuccess && *V != CudaErrorNotReady))
+      return std::nullopt;
+    bool Eq = B->getOpcode() == BO_EQ;
+    SuccessOnTrue = (*V == CudaSuccess) == Eq;
+  } else {
+    Q = QueryOf(Cond);
+    if (!Q)
+      return std::nullopt;
+    // cudaStreamQuery: a truthy result is an error code; CUDAStream::query
+    // returns true once complete.
+    SuccessOnTrue = F.lookup(Q)->QueryReturnsBool;
+  }
+  if (Negated)
+    SuccessOnTrue = !SuccessOnTrue;
+  return std::make_pair(Q, SuccessOnTrue ? 0u : 1u);
+}
+
+/// `v`, `!v`, `v == C`, `v != C` on a local or parameter whose address
+/// the callable never takes: the literal that holds on the given edge
+/// (until v is written again: see Effect::Write).
+std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
+                                                bool OnTrue) const {
+  std::optional<Literal> L = literalOf(Cond, OnTrue);
+  if (L && !Correlated.contains(L->V))
+    return std::nullopt;
+  return L;
+}
+
+void Solver::findCorrelated(const CFG &Cfg) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseMap<const VarDecl *, unsigned> Sites;
+  for (const CFGBlock *B : Cfg) {
+    const Expr *Cond = B->succ_size() == 2 ? B->getLastCondition() : nullptr;
+    std::optional<Literal> L = Cond ? literalOf(Cond, true) : std::nullopt;
+    if (!L || Correlated.contains(L->V))
+      continue;
+    if (++Sites[L->V] > 1) {
+      Correlated.insert(L->V);
+      continue;
+    }
+    // A loop around the test whose body does not hold the declaration (a
+    // parameter, a local before the loop, one in its header): the test
+    // meets its own earlier literal on the next iteration.
+    SourceLocation Decl = SM.getExpansionLoc(L->V->getLocation());
+    for (const Stmt *S = B->getTerminatorStmt(); S; S = F.PM.getParent(S)) {
+      const Stmt *Body = nullptr;
+      if (const auto *For = dyn_cast<ForStmt>(S))
+        Body = For->getBody();
+      else if (const auto *While = dyn_cast<WhileStmt>(S))
+        Body = While->getBody();
+      else if (const auto *Do = dyn_cast<DoStmt>(S))
+        Body = Do->getBody();
+      else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+        Body = Range->getBody();
+      if (!Body)
+        continue;
+      SourceRange R = SM.getExpansionRange(Body->getSourceRange()).getAsRange();
+      if (SM.isBeforeInTranslationUnit(Decl, R.getBegin()) ||
+          SM.isBeforeInTranslationUnit(R.getEnd(), Decl)) {
+        Correlated.insert(L->V);
+        break;
+      }
+    }
+  }
+}
+
+std::optional<Literal> Solver::literalOf(const Expr *Cond, bool OnTrue) const {
+  Cond = strip(Cond);
+  bool Positive = OnTrue;
+  while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Positive = !Positive;
+    Cond = strip(U->getSubExpr());
+  }
+  auto Stable = [&](const Expr *E) -> const VarDecl * {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || F.AddressTaken.count(V) ||
+        V->getType()->isReferenceType() ||
+        !(V->getType()->isIntegralOrEnumerationType() ||
+          V->getType()->isPointerType()))
+      return nullptr;
+    return V;
+  };
+  if (const VarDecl *V = Stable(Cond))
+    return Literal{V, !Positive, 0}; // if (v): v != 0
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
+  if (!B || !B->isEqualityOp())
+    return std::nullopt;
+  const VarDecl *V = Stable(B->getLHS());
+  const Expr *Other = B->getRHS();
+  if (!V) {
+    V = Stable(B->getRHS());
+    Other = B->getLHS();
+  }
+  auto C = V ? evalInt(Other, Ctx) : std::nullopt;
+  if (!C)
+    return std::nullopt;
+  bool Eq = (B->getOpcode() == BO_EQ) == Positive;
+  return Literal{V, Eq, *C};
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,100 @@
+//===--- SolverReport.cpp - Findings of the data flow -------------------===//
+//
+// The Solver's findings: a host access of a buffer with copies into it in
+// flight (report: one per access site; in a summary run, one per access
+// site and seed), and a device-to-host copy reading a buffer that device
+// work on an unordered stream may still write (checkProducers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solver.h"
+#include "ExprUtils.h"
+#include "HelperSummaries.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::cuda {
+
+void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
+  if (R.SummaryMode || ProducerFindingAt.count(Ev.Anchor))
+    return;
+  const StreamRef &On = *Ev.OnStream;
+  const PendingProducer *Racing = nullptr;
+  for (const auto &[Key, P] : St.Producers) {
+    if (Key.first != Ev.Buffer || !unorderedStreams(P.Stream, On) ||
+        P.WaitedBy.count(On.identity()) || (P.LegacyJoined && isBlockingStream(On)))
+      continue;
+    // The legacy default stream waits for blocking streams, and a stream
+    // that waited for the producer may be one.
+    if (On.K == StreamRef::Legacy && !P.WaitedBy.empty())
+      continue;
+    // Of several, the latest in the file (an order on sites).
+    if (!Racing || Racing->Site->getBeginLoc().getRawEncoding() <
+                       P.Site->getBeginLoc().getRawEncoding())
+      Racing = &P;
+  }
+  if (!Racing)
+    return;
+  ProducerFindingAt.insert(Ev.Anchor);
+  Finding Fd;
+  Fd.Access = cast<Expr>(Ev.Anchor);
+  Fd.BufferName = spelling(Ev.Name, Ctx);
+  Fd.Producer = Racing->Site;
+  Fd.ProducerStream = Racing->Stream;
+  Fd.CopyStream = On;
+  Fd.BlockingCopy = Ev.BlockingCopy;
+  Findings.push_back(std::move(Fd));
+}
+
+void Solver::report(const PendingState &St, const std::string &Buffer,
+                    AccessKind K, const Expr *Loc, const Expr *Name,
+                    const NamedDecl *Callee, const Stmt *CalleeAccess,
+                    const StreamRef *UseStream, const std::string *NameStr,
+                    std::optional<long long> Element) {
+  if (FindingAt.count(Loc) && !R.SummaryMode)
+    return;
+  for (const auto &[Id, P] : St.Pending) {
+    const CopySite *C = Effects.Copies[P.Site];
+    if (C->Buffer != Buffer)
+      continue;
+    if (Element && C->Element && *Element != *C->Element)
+      continue; // another element of an array of buffers
+    if (UseStream && (C->Stream.sameStream(*UseStream) ||
+                      covers(*UseStream, C->Stream)))
+      continue; // ordered after the copy: the same stream, or the legacy
+                // default stream after a blocking one
+    if (UseStream) {
+      // A stream that waited (cudaStreamWaitEvent) for an event recorded
+      // after the copy runs its later work after it (runtime/cases/
+      // h2d_other_stream_after_wait).
+      auto Wait = St.Waits.find(UseStream->identity());
+      if (Wait != St.Waits.end() && Wait->second.Covered.count(Id))
+        continue;
+    }
+    Finding F;
+    F.Access = Loc;
+    F.Kind = K;
+    F.Callee = Callee;
+    F.CalleeAccess = CalleeAccess;
+    F.BufferName = Name ? spelling(Name, Ctx) : *NameStr;
+    F.Copy = C;
+    F.Miss = P.Miss;
+    F.LaterIteration =
+        C->Call && Ctx.getSourceManager().isBeforeInTranslationUnit(
+                       Loc->getBeginLoc(), C->Call->getBeginLoc());
+    if (R.SummaryMode) {
+      if (SeedFindings.insert({Loc, C}).second) {
+        for (const auto &[Other, OP] : St.Pending)
+          if (const SummarySeed *Sd = Effects.Copies[OP.Site]->Seed;
+              Sd && Sd->isEventSeed())
+            F.PendingEventSeeds.push_back(OP.Site);
+        Findings.push_back(std::move(F));
+      }
+      continue;
+    }
+    FindingAt[Loc] = Findings.size();
+    Findings.push_back(std::move(F));
+    return;
+  }
+}
+
+} // namespace clang::tidy::cuda

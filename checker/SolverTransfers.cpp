@@ -1,0 +1,398 @@
+//===--- SolverTransfers.cpp - What each effect does to the state -------===//
+//
+// The Solver's transfers: host syncs of streams and events, event records,
+// queries, the producers of device work and what completes or orders
+// them, stream-ordered work using pointers, each modelled API role
+// (applyApi), a copy issued, and the dispatch of each Effect (transfer).
+// HelperSummaries applies them too, at helper calls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Solver.h"
+#include "ExprUtils.h"
+#include "HelperSummaries.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::tidy::cuda {
+
+void Solver::syncStream(PendingState &St, const StreamRef &S,
+                        const Expr *Where) {
+  // Producers complete when the sync may be of their stream, or of one that
+  // waited for them.
+  completeProducersOn(St, S, /*OrWaited=*/true);
+  // The stream waited (cudaStreamWaitEvent) for events covering copies.
+  for (const auto &[Key, Wait] : St.Waits)
+    if (covers(S, Wait.Stream))
+      for (unsigned Id : Wait.Covered)
+        St.Pending.erase(Id);
+  for (auto It = St.Pending.begin(); It != St.Pending.end();) {
+    const CopySite &C = *Effects.Copies[It->first];
+    if (covers(S, C.Stream)) {
+      It = St.Pending.erase(It);
+      continue;
+    }
+    MissReason Why = missFor(S, C.Stream, F.PerThread);
+    It->second.Miss = {Why, Where, missDetail(S, C.Stream, Why)};
+    ++It;
+  }
+}
+
+void Solver::syncEvent(PendingState &St, const Expr *EventE,
+                       const Expr *Where) {
+  std::optional<ElementRange> Elements = F.elementsOf(EventE);
+  syncEvent(St, F.handleOf(EventE), spelling(EventE, Ctx), Where,
+            Elements ? &*Elements : nullptr);
+}
+void Solver::syncEvent(PendingState &St, const AccessPath &Key,
+                       const std::string &EventName, const Expr *Where,
+                       const ElementRange *Elements) {
+  completeCapturedProducers(St, Key);
+  // The records this sync may wait for: of the same event, or of one the
+  // check cannot tell apart from it (ev[j] after records of ev[i]).
+  auto Info = St.Events.find(Key);
+  // The others are compared (lazily: most syncs find their own record).
+  std::vector<const PendingState::EventInfo *> Maybe;
+  const PendingState::EventInfo *Some = nullptr; // some elements only
+  bool Compared = false;
+  auto CompareOthers = [&] {
+    Compared = true;
+    for (const auto &[Other, OtherInfo] : St.Events) {
+      if (Other == Key)
+        continue;
+      Coverage Cov = coverage(Key, Elements, Other,
+                              OtherInfo.Elements ? &*OtherInfo.Elements
+                                                 : nullptr);
+      if (Cov == Coverage::Covers)
+        Maybe.push_back(&OtherInfo);
+      else if (Cov == Coverage::MissesSome && !Some)
+        Some = &OtherInfo;
+    }
+  };
+  for (auto It = St.Pending.begin(); It != St.Pending.end();) {
+    const CopySite &C = *Effects.Copies[It->first];
+    bool Covered =
+        Info != St.Events.end() && Info->second.Covered.count(It->first);
+    if (!Covered && !Compared)
+      CompareOthers();
+    Covered = Covered ||
+              llvm::any_of(Maybe, [&](const PendingState::EventInfo *I) {
+                return I->Covered.count(It->first) != 0;
+              });
+    if (Covered) {
+      It = St.Pending.erase(It);
+      continue;
+    }
+    if (Info == St.Events.end() && Some && Some->Covered.count(It->first) &&
+        Elements && Some->Elements)
+      It->second.Miss = {MissReason::SomeElements, Where,
+                         missDetail(EventName, *Elements, *Some->Elements,
+                                    "event")};
+    else if (Info == St.Events.end())
+      It->second.Miss = {MissReason::EventNotRecorded, Where, EventName};
+    else if (covers(Info->second.Stream, C.Stream))
+      It->second.Miss = {MissReason::EventBeforeCopy, Info->second.Record,
+                         EventName};
+    else
+      It->second.Miss = {MissReason::EventOtherStream, Info->second.Record,
+                    Info->second.Stream.Spelling};
+    ++It;
+  }
+}
+
+void Solver::recordEvent(PendingState &St, const AccessPath &Key,
+                         const StreamRef &S, const Expr *Where,
+                         const Expr *EventE) {
+  PendingState::EventInfo Info;
+  Info.Record = Where;
+  Info.Stream = S;
+  if (EventE)
+    Info.Elements = F.elementsOf(EventE);
+  for (const auto &[Id, P] : St.Pending)
+    if (covers(S, Effects.Copies[Id]->Stream))
+      Info.Covered.insert(Id);
+  for (const auto &[WKey, Wait] : St.Waits)
+    if (covers(S, Wait.Stream))
+      Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
+  // The producers it follows: on its stream (or one the check cannot tell
+  // from it), on a stream it waited for, or joined by legacy-stream work.
+  // (An event that captured none has no entry: the join and every reader
+  // take an absent entry as an empty one.)
+  std::set<ProducerKey> Captured;
+  for (const auto &[PKey, P] : St.Producers)
+    if (!unorderedStreams(S, P.Stream) || P.WaitedBy.count(S.identity()) ||
+        (P.LegacyJoined && isBlockingStream(S)))
+      Captured.insert(PKey);
+  if (Captured.empty())
+    St.EventProducers.erase(Key);
+  else
+    St.EventProducers[Key] = std::move(Captured);
+  St.Events[Key] = std::move(Info);
+}
+
+void Solver::completeProducersOn(PendingState &St, const StreamRef &S,
+                                 bool OrWaited) {
+  for (auto It = St.Producers.begin(); It != St.Producers.end();)
+    It = !unorderedStreams(S, It->second.Stream) ||
+                 (OrWaited && It->second.WaitedBy.count(S.identity()))
+             ? St.Producers.erase(It)
+             : std::next(It);
+}
+
+void Solver::completeCapturedProducers(PendingState &St,
+                                       const AccessPath &Event) {
+  for (const ProducerKey &P : capturedProducers(St, Event))
+    St.Producers.erase(P);
+}
+
+std::set<ProducerKey> Solver::capturedProducers(const PendingState &St,
+                                                const AccessPath &Key) const {
+  std::set<ProducerKey> Out;
+  for (const auto &[Other, Keys] : St.EventProducers)
+    if (relate(Key, Other) != PathRelation::Distinct)
+      Out.insert(Keys.begin(), Keys.end());
+  return Out;
+}
+
+void Solver::produce(PendingState &St, const Effect &Ev) {
+  ProducerKey Key{Ev.Buffer, Ev.OnStream->identity()};
+  PendingProducer &P = St.Producers[Key];
+  P = PendingProducer{};
+  P.Site = Ev.Anchor;
+  P.Stream = *Ev.OnStream;
+  P.Var = Ev.Var;
+  P.OnCurrent = Ev.OnCurrent;
+  P.Conditions.Sets = {St.Assumed};
+  // A new instance: no earlier record or wait covers it.
+  for (auto It = St.EventProducers.begin(); It != St.EventProducers.end();) {
+    It->second.erase(Key);
+    It = It->second.empty() ? St.EventProducers.erase(It) : std::next(It);
+  }
+}
+
+void Solver::joinLegacy(PendingState &St) {
+  // Also producers some stream waited for: that stream may be blocking (the
+  // wait's identity does not say), and then ordered the producer first.
+  for (auto &[Key, P] : St.Producers)
+    if (isBlockingStream(P.Stream) || !P.WaitedBy.empty())
+      P.LegacyJoined = true;
+}
+
+void Solver::note(PendingState &St, MissReason R, const Expr *Where,
+                  const StreamRef *S) {
+  for (auto &[Id, P] : St.Pending)
+    if (!S || Effects.Copies[Id]->Stream.sameStream(*S) ||
+        R == MissReason::StreamWaitEvent)
+      P.Miss = {R, Where, S ? S->Spelling : ""};
+}
+
+/// Stream-ordered work using pointers: a race only when on another stream.
+void Solver::streamOrderedUse(const PendingState &St, const CallExpr *C,
+                              const StreamRef &S) {
+  for (const Expr *A : C->arguments()) {
+    if (!A->getType()->isPointerType() && !A->getType()->isArrayType())
+      continue;
+    if (const Expr *Root = bufferRoot(A))
+      report(St, F.Aliases.classKey(AccessPath::of(Root)),
+             AccessKind::OtherStreamUse, A, Root, nullptr, nullptr, &S,
+             nullptr, AccessPath::of(Root).constantLastIndex());
+  }
+}
+
+void Solver::applyApi(PendingState &St, const CallExpr *C,
+                      const ApiEntry &E) {
+  switch (E.Role) {
+  case ApiRole::DeviceSync:
+    St.Pending.clear();
+    St.Producers.clear();
+    return;
+  case ApiRole::FreeSync:
+    St.Producers.clear(); // may synchronize: no claim across it
+    if (!Opts.StrictMode)
+      St.Pending.clear();
+    else
+      note(St, MissReason::StrictFree, C, nullptr);
+    return;
+  case ApiRole::StreamSync:
+    syncStream(St, F.streamOf(arg(C, E.StreamArg)), C);
+    return;
+  case ApiRole::BlockingTransfer: {
+    auto Kind = F.copyKind(C, E);
+    if (Kind && *Kind == MemcpyDeviceToDevice)
+      return; // "no host-side synchronization is performed"
+    syncStream(St, F.streamOf(nullptr), C);
+    return;
+  }
+  case ApiRole::BlockingMemset: {
+    const Expr *Root = bufferRoot(arg(C, E.DstArg));
+    if (Root && F.provenanceOf(Root) == Provenance::Pinned)
+      syncStream(St, F.streamOf(nullptr), C);
+    else
+      note(St, E.Miss, C, nullptr);
+    return;
+  }
+  case ApiRole::EventRecord: {
+    StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
+                      ? F.currentStreamAt(C->getBeginLoc())
+                      : F.streamOf(arg(C, E.StreamArg));
+    recordEvent(St, F.handleOf(arg(C, E.EventArg)), S, C,
+                arg(C, E.EventArg));
+    return;
+  }
+  case ApiRole::EventSync:
+    syncEvent(St, arg(C, E.EventArg), C);
+    return;
+  case ApiRole::StreamQuery: {
+    // What a cudaSuccess result would prove complete: the copies on the
+    // stream that are in flight now (not ones issued after the query).
+    StreamRef S = F.streamOf(arg(C, E.StreamArg));
+    // A poll may have found the producer's stream, or a stream that waited
+    // for it, idle: no claim after it.
+    completeProducersOn(St, S, /*OrWaited=*/true);
+    std::set<unsigned> &Done = St.Queried[C];
+    Done.clear();
+    for (auto &[Id, P] : St.Pending)
+      if (covers(S, Effects.Copies[Id]->Stream)) {
+        P.Miss = {MissReason::QueryNotChecked, C, S.Spelling};
+        Done.insert(Id);
+      }
+    return;
+  }
+  case ApiRole::EventQuery: {
+    completeCapturedProducers(St, F.handleOf(arg(C, E.EventArg)));
+    auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
+    std::set<unsigned> &Done = St.Queried[C];
+    Done.clear();
+    std::string EventName = spelling(arg(C, E.EventArg), Ctx);
+    for (auto &[Id, P] : St.Pending) {
+      P.Miss = {MissReason::QueryNotChecked, C, EventName};
+      if (Info != St.Events.end() && Info->second.Covered.count(Id))
+        Done.insert(Id);
+    }
+    return;
+  }
+  case ApiRole::StreamOrdered:
+  case ApiRole::AsyncCopy: {
+    StreamRef S = F.streamOf(arg(C, E.StreamArg));
+    streamOrderedUse(St, C, S);
+    if (E.Miss != MissReason::None)
+      note(St, E.Miss, C, &S);
+    return;
+  }
+  case ApiRole::NotASync: {
+    StreamRef S = F.streamOf(arg(C, E.StreamArg));
+    note(St, E.Miss, C, &S);
+    if (E.EventArg != NoArg)
+      // S's later work waits for the producers the event follows (any the
+      // check cannot tell from it); an unknown stream may be any.
+      for (const ProducerKey &Key :
+           capturedProducers(St, F.handleOf(arg(C, E.EventArg)))) {
+        if (S.K == StreamRef::Unknown)
+          St.Producers.erase(Key);
+        else if (auto P = St.Producers.find(Key); P != St.Producers.end())
+          P->second.WaitedBy.insert(S.identity());
+      }
+    if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
+      // cudaStreamWaitEvent(S, e): S's later work waits for e.
+      auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
+      if (Info != St.Events.end()) {
+        PendingState::EventInfo &Wait =
+            St.Waits[S.identity()];
+        Wait.Stream = S;
+        Wait.Record = C;
+        Wait.Covered.insert(Info->second.Covered.begin(),
+                            Info->second.Covered.end());
+      }
+    }
+    return;
+  }
+  case ApiRole::TorchCopy:
+  case ApiRole::TorchBlockingRead:
+    // Only created for blocking reads of GPU tensors: the copy runs on the
+    // current stream and the call returns after it.
+    syncStream(St, F.currentStreamAt(C->getBeginLoc()), C);
+    return;
+  case ApiRole::AsyncBatchCopy:
+  case ApiRole::PinnedAlloc:
+  case ApiRole::DeviceAlloc:
+  case ApiRole::StreamCreate:
+  case ApiRole::CaptureBegin: // FunctionFacts::capturing decides
+  case ApiRole::CaptureEnd:
+  case ApiRole::CurrentStream:
+  case ApiRole::SetCurrentStream:
+  case ApiRole::PoolStream:
+  case ApiRole::DefaultStream:
+    return;
+  }
+}
+
+void Solver::issue(PendingState &St, unsigned Id) {
+  // The new copy is pending on every path through here, and a sync that
+  // covers it covers the earlier ones of its class: it stands for them.
+  unsigned Class = Effects.ClassOf[Id];
+  St.Pending[Class] = PendingCopy{MissNote{}, {{St.Assumed}}, Id};
+  for (auto &[Event, Info] : St.Events)
+    Info.Covered.erase(Class);
+  for (auto &[Stream, Info] : St.Waits)
+    Info.Covered.erase(Class);
+  for (auto &[Query, Done] : St.Queried)
+    Done.erase(Class);
+}
+
+void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
+  switch (Ev.K) {
+  case Effect::Access:
+    if (Reporting)
+      report(St, Ev.Buffer, Ev.AK, Ev.Loc, Ev.Name, Ev.Callee, nullptr,
+             nullptr, nullptr, Ev.Element);
+    return;
+  case Effect::Copy:
+    issue(St, Ev.CopyId);
+    return;
+  case Effect::Api:
+    // A blocking memset is stream-ordered work on its target first.
+    if (Reporting && Ev.Entry->Role == ApiRole::BlockingMemset) {
+      StreamRef S = F.streamOf(nullptr);
+      streamOrderedUse(St, Ev.CE, S);
+    }
+    if (Reporting || Ev.Entry->Role != ApiRole::StreamOrdered)
+      applyApi(St, Ev.CE, *Ev.Entry);
+    return;
+  case Effect::KernelLaunch: {
+    const auto *K = cast<CUDAKernelCallExpr>(Ev.CE);
+    const CallExpr *Config = K->getConfig();
+    StreamRef S = F.streamOf(Config ? arg(Config, 3) : nullptr);
+    if (Reporting)
+      streamOrderedUse(St, Ev.CE, S);
+    return;
+  }
+  case Effect::Call:
+    if (Ev.MayOrder)
+      St.Producers.clear();
+    applyHelperCall(*this, St, Ev);
+    return;
+  case Effect::LambdaArg:
+    if (Ev.MayOrder)
+      St.Producers.clear();
+    if (Reporting)
+      applyLambdaArg(*this, St, Ev);
+    return;
+  case Effect::Write:
+    St.forget(Ev.Var);
+    return;
+  case Effect::Produce:
+    produce(St, Ev);
+    return;
+  case Effect::Consume:
+    if (Reporting)
+      checkProducers(St, Ev);
+    return;
+  case Effect::LegacyWork:
+    joinLegacy(St);
+    return;
+  case Effect::Barrier:
+    St.Producers.clear();
+    return;
+  }
+}
+
+} // namespace clang::tidy::cuda
