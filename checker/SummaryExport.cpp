@@ -34,6 +34,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
