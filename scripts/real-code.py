@@ -514,7 +514,7 @@ def parse_output(text, namer, cwd):
     return warnings, errors
 
 
-def run_one(rel, recipe, args, namer):
+def run_one(rel, recipe, args, namer, env=None):
     path = os.path.join(recipe.src, rel)
     flags = file_flags(recipe, rel, args)
     cmd = [args.clang_tidy, "--load=" + args.plugin,
@@ -522,7 +522,7 @@ def run_one(rel, recipe, args, namer):
            path, "--"] + flags
     cwd = os.path.dirname(path)
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, env=env,
                             stderr=subprocess.PIPE, start_new_session=True)
     timed_out = False
     try:
@@ -746,6 +746,10 @@ def main(argv=None):
     ap.add_argument("--no-nvcc-shims", action="store_true",
                     help="leave out the nvcc-compatibility headers (host "
                     "min/max, omp.h) from the base flags")
+    ap.add_argument("--summaries", action="store_true",
+                    help="summaries across the selected files first (two "
+                         "export rounds, as the launcher's fixpoint), then "
+                         "the check applying them")
     ap.add_argument("--list", action="store_true",
                     help="print each file and its flags, run nothing")
     ap.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"),
@@ -790,8 +794,23 @@ def main(argv=None):
           % (args.project, len(files), total, args.jobs, args.timeout,
              args.plugin), file=sys.stderr)
 
+    env = None
+    if args.summaries:
+        scratch = tempfile.mkdtemp(prefix="real-code-summaries-")
+        previous = ""
+        for n in (1, 2):
+            env = dict(os.environ, CARS_SUMMARY_EXPORT_DIRECTORY=os.path.join(
+                scratch, str(n)), CARS_SUMMARY_IMPORT_PATHS=previous)
+            with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                list(ex.map(lambda f: run_one(f, recipe, args, namer, env), files))
+            previous = os.path.join(scratch, str(n))
+            print("real-code: summaries, round %d: %d files" % (
+                n, len(os.listdir(previous)) if os.path.isdir(previous) else 0),
+                file=sys.stderr)
+        env = dict(os.environ, CARS_SUMMARY_IMPORT_PATHS=previous)
+
     def task(rel):
-        rec = run_one(rel, recipe, args, namer)
+        rec = run_one(rel, recipe, args, namer, env)
         with lock:
             done[0] += 1
             results.append(rec)
@@ -824,6 +843,7 @@ def main(argv=None):
             "clang_tidy_version": tool_version(args.clang_tidy),
             "plugin": args.plugin,
             "plugin_sha256": sha256(args.plugin),
+            "summaries": args.summaries,
             "cuda_path": args.cuda_path,
             "jobs": args.jobs,
             "timeout_s": args.timeout,
