@@ -1,0 +1,153 @@
+//===--- EffectBuilder.h - Builder of one callable's effects -*- C++ -*-===//
+//
+// Private to the effect builder's files (Effects.cpp: the walk of calls,
+// plain copies, destructors, lambdas and host accesses; TensorAndBatchCopies.cpp:
+// copies whose destinations are an array's elements or a libtorch result;
+// ProducerEffects.cpp: the producer diagnostic's effects). Only those
+// three files include it; everything else calls buildEffects (Effects.h).
+//
+// May call: what Effects.h may call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CARS_EFFECTBUILDER_H
+#define CARS_EFFECTBUILDER_H
+
+#include "Effects.h"
+#include "ExprUtils.h"
+#include "HelperSummaries.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+/// Builds one callable's CallableEffects (see buildEffects).
+class EffectBuilder {
+public:
+  EffectBuilder(CallableRun &R, FunctionFacts &F, CallableEffects &Out)
+      : R(R), F(F), Out(Out), Ctx(R.context()),
+        StrictMode(R.options().StrictMode) {}
+  void build();
+
+private:
+  /// Is this asynchronous copy one from the device into host memory?
+  /// Returns its destination's root, or nullptr.
+  const Expr *d2hDestination(const CallExpr *C, const ApiEntry &E,
+                             bool &Pageable);
+  void addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
+               const StreamRef &S, const Expr *Inner);
+  void addCopy(const CallExpr *C, const AccessPath &Key,
+               const std::string &Name, bool Pageable, const StreamRef &S,
+               const Expr *Inner);
+  /// The direction of a copy inferred from its pointers (cudaMemcpyDefault,
+  /// batches, libtorch's copy_; UVA): device-to-host unless the destination
+  /// (of provenance Dst) is known device memory or the source Src (null:
+  /// unknown) is known host memory.
+  bool inferredDeviceToHost(Provenance Dst, const Expr *Src) {
+    const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
+    Provenance From = SrcRoot ? F.provenanceOf(SrcRoot) : Provenance::Unknown;
+    return Dst != Provenance::Device && From != Provenance::Pinned &&
+           From != Provenance::Pageable;
+  }
+  /// Is a call's callee something the analysis looks into or knows?
+  bool isModelledCall(const CallExpr *C) const;
+  void collectCallEffects();
+  void addDestructorCall(const VarDecl *V, SourceLocation ScopeEnd);
+  template <class Args>
+  void addLambdaArgs(const Expr *Call, Args Arguments,
+                     const NamedDecl *Callee);
+  void collectBatchCopy(const CallExpr *C, const ApiEntry &E);
+  void collectTorchCopy(const CallExpr *C, const ApiEntry &E);
+  void bindResult(const CallExpr *C, bool Pageable, const StreamRef &S,
+                  const Expr *Inner);
+  void collectAccessEffects();
+  //--- The producer diagnostic's effects (see Effects.h) --------------------
+  /// Device work on stream S at At writes Buf (a device buffer; OnCurrent:
+  /// a libtorch op, on the current stream).
+  void addProducer(const Stmt *At, const Expr *Buf, const StreamRef &S,
+                   bool OnCurrent = false);
+  /// A tensor a libtorch op writes as device work: known to be on the GPU,
+  /// or, in a helper's summary, a parameter of unknown device (the call
+  /// decides, addHelperProducers).
+  bool mayBeCudaTensor(const Expr *Root) {
+    Provenance P = F.provenanceOf(Root);
+    if (P == Provenance::Device)
+      return true;
+    const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
+    return R.SummaryMode && P == Provenance::Unknown && D &&
+           isa<ParmVarDecl>(D->getDecl());
+  }
+  /// The region of a device buffer a producer or a copy names: the
+  /// buffer's alias class and the expression as written (`d`, `d + n`,
+  /// `bufs[1]`). Producer and copy must name the same region: another
+  /// offset or element may be another part of the buffer (a chunked
+  /// pipeline), and then no claim is made.
+  /// Empty (untracked) for an offset or index that is not a constant:
+  /// `d[i]` in a loop names another element each iteration.
+  std::string regionKey(const Expr *E, const Expr *Root) {
+    const Expr *X = strip(E);
+    if (X != strip(Root) && !isa<ArraySubscriptExpr>(X))
+      return "";
+    for (const Expr *Y = X; Y;) {
+      if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Y)) {
+        if (!evalInt(Sub->getIdx(), Ctx))
+          return "";
+        Y = strip(Sub->getBase());
+      } else if (const auto *M = dyn_cast<MemberExpr>(Y)) {
+        Y = strip(M->getBase());
+      } else {
+        break;
+      }
+    }
+    return F.Aliases.classKey(AccessPath::of(Root)) + "@" + spelling(X, Ctx);
+  }
+  /// The device work a helper called at C leaves writing its arguments.
+  void addHelperProducers(const CallExpr *C, const HelperSummary &S);
+  /// A device-to-host copy at At reads Src on stream S (Blocking: the call
+  /// returns once it is done).
+  void addConsumer(const Stmt *At, const Expr *Src, const StreamRef &S,
+                   bool Blocking = false);
+  /// Work on S at At: on the legacy default stream, a LegacyWork effect.
+  void addStreamWork(const Stmt *At, const StreamRef &S);
+  void addBarrier(const Stmt *At);
+  /// The producers, consumers and legacy work of a modelled call that is
+  /// not a device-to-host copy (those: addConsumer where they are made).
+  void collectDeviceWork(const CallExpr *C, const ApiEntry &E);
+  /// May the kernel launched by K write through its argument I: a pointer
+  /// to non-const whose pointee the kernel's body (when visible) changes
+  /// (ExprMutationAnalyzer), or may change.
+  bool kernelMayWrite(const CUDAKernelCallExpr *K, unsigned I);
+  /// kernelMayWrite's walks of kernel bodies, per parameter.
+  llvm::DenseMap<const ParmVarDecl *, bool> KernelReadsOnly;
+  /// Does a helper called at C (Def: its definition) order device work
+  /// (StreamOrdering.h): whatever its arguments, or by work on a stream
+  /// parameter whose argument is not a stream created here (stream 0 is
+  /// the legacy default stream).
+  bool helperMayOrder(const CallExpr *C, const FunctionDecl *Def);
+  /// An occurrence of a buffer of alias class Class: its host access, if
+  /// any, becomes an Access effect.
+  void addAccess(const Expr *Node, const std::string &Class);
+  CallBindings bindings(const CallExpr *C, const FunctionDecl *Callee) const;
+
+  CallableRun &R;
+  FunctionFacts &F;
+  CallableEffects &Out;
+  ASTContext &Ctx;
+  const bool StrictMode; ///< AnalysisOptions::StrictMode
+  /// `b.to(kCPU, true)` whose result no variable holds: read by whatever
+  /// consumes it, with the alias class of its temporary key.
+  std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
+  std::set<const Stmt *> BindingAssignments; ///< `t = b.to(kCPU, true)`
+  std::set<const Stmt *> DeviceWrites; ///< `dst.copy_(gpu, ...)`
+  /// Calls of functions without a visible body nor a model row, with their
+  /// callees: the producer diagnostic's possible barriers.
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> OpaqueCalls;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CARS_EFFECTBUILDER_H

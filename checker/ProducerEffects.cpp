@@ -1,0 +1,395 @@
+//===--- ProducerEffects.cpp - The producer diagnostic's effects --------===//
+//
+// Produce, Consume, LegacyWork and Barrier effects (Effects.h) of one
+// callable: device work that writes a device buffer on a stream, the copy
+// that reads it, work on the legacy default stream, and calls that may order
+// device work in ways not followed (StreamOrdering.h). Also whether a
+// kernel's or helper's body only reads through a pointer parameter.
+// Members of EffectBuilder (EffectBuilder.h).
+//
+// May call: what Effects.h may call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EffectBuilder.h"
+#include "StreamOrdering.h"
+#include "TorchModel.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include <functional>
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// Does the body of Fn use its pointer parameter P only to read what it
+/// points to? Every occurrence must be loaded and subscripted, dereferenced
+/// or followed to a member, and that element or member read (`p[i]`, `*p`,
+/// `p->x`, `p[i].x`, `*(p + i)` as values; bound to a const reference;
+/// converted to a pointer to const, tested, compared; cast to another
+/// pointer type and read through; chosen by `?:`; passed to a function with
+/// a visible body that only reads through that parameter, to a depth of 3).
+/// Local pointers initialised or assigned from it (`float *row = p + off`,
+/// `auto q = p`, `for (float *it = p; ...)`) and local references bound to
+/// an element (`float &r = p[i]`) are followed the same way, and moving the
+/// pointer itself (`p += tid`, `++it`) writes nothing, and `&p[i]` is a
+/// pointer followed the same way. Any other use -- a store, passing it on
+/// as a pointer to non-const otherwise -- may write. (A walk of its own:
+/// clang's ExprMutationAnalyzer follows pointees only from LLVM 20.)
+bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P,
+                      unsigned Depth = 0) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    std::map<const VarDecl *, std::vector<const DeclRefExpr *>> Refs;
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        Refs[V].push_back(D);
+      return true;
+    }
+  } U;
+  U.TraverseStmt(const_cast<Stmt *>(Fn->getBody()));
+  ParentMap PM(const_cast<Stmt *>(Fn->getBody()));
+  // Pointer variables whose pointees must only be read, and reference
+  // variables bound to such a pointee; each checked once, a few at most.
+  std::vector<const VarDecl *> Pointers{P}, References;
+  std::set<const VarDecl *> Seen{P};
+  bool TooMany = false;
+  auto Follow = [&](const VarDecl *V, std::vector<const VarDecl *> &List) {
+    if (!V || !V->hasLocalStorage() || V->getDeclContext() != Fn)
+      return false;
+    if (Seen.insert(V).second) {
+      if (Seen.size() > 16)
+        TooMany = true;
+      List.push_back(V);
+    }
+    return true;
+  };
+  auto IsLoad = [](const Stmt *S) {
+    const auto *C = dyn_cast_or_null<ImplicitCastExpr>(S);
+    return C && C->getCastKind() == CK_LValueToRValue;
+  };
+  auto Parent = [&](const Stmt *S) {
+    const Stmt *Up = PM.getParent(S);
+    while (isa_and_nonnull<ParenExpr, ExprWithCleanups>(Up))
+      Up = PM.getParent(Up);
+    return Up;
+  };
+  // The variable a declaration statement initialises with E, if any.
+  auto InitialisedBy = [&](const Expr *E) -> const VarDecl * {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(Parent(E));
+    if (!DS)
+      return nullptr;
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D);
+          V && V->getInit() && V->getInit()->IgnoreParenImpCasts() ==
+                                   E->IgnoreParenImpCasts())
+        return V;
+    return nullptr;
+  };
+  auto ConstPointee = [](QualType T) {
+    return T->isPointerType() && T->getPointeeType().isConstQualified();
+  };
+  std::function<bool(const Expr *)> ReadOnlyLValue, ReadOnlyPointer;
+  // An lvalue reached through the pointer, used only as a value.
+  ReadOnlyLValue = [&](const Expr *L) -> bool {
+    const Stmt *Up = Parent(L);
+    if (IsLoad(Up))
+      return true;
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
+        C && C->getCastKind() == CK_NoOp)
+      return C->getType().isConstQualified() || ReadOnlyLValue(C);
+    // float4 v = p4[i]: a copy of a struct element.
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(Up);
+        C && C->getConstructor()->isCopyOrMoveConstructor() &&
+        C->getConstructor()->getParamDecl(0)->getType()
+            .getNonReferenceType().isConstQualified())
+      return true;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
+        U && U->getOpcode() == UO_AddrOf)
+      return ReadOnlyPointer(U); // *(float4 *)&p[4 * i]
+    if (const auto *M = dyn_cast_or_null<MemberExpr>(Up); M && !M->isArrow())
+      return ReadOnlyLValue(M); // p[i].x
+    if (const VarDecl *V = InitialisedBy(L); V && V->getType()->isReferenceType()) {
+      QualType T = V->getType().getNonReferenceType();
+      return T.isConstQualified() || Follow(V, References); // float &r = p[i]
+    }
+    // Bound to a const reference parameter: f(p[i]) of f(const T &).
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(Up))
+      if (const FunctionDecl *F = Call->getDirectCallee();
+          F && !isa<CXXOperatorCallExpr>(Call))
+        for (unsigned N = 0; N < Call->getNumArgs() && N < F->getNumParams(); ++N)
+          if (Call->getArg(N) == L) {
+            QualType T = F->getParamDecl(N)->getType();
+            return T->isReferenceType() &&
+                   T.getNonReferenceType().isConstQualified();
+          }
+    return false;
+  };
+  // A pointer value derived from the parameter, used only to read.
+  ReadOnlyPointer = [&](const Expr *Ptr) -> bool {
+    const Stmt *Up = Parent(Ptr);
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up)) {
+      if (C->getCastKind() == CK_PointerToBoolean)
+        return true; // if (p)
+      if (ConstPointee(C->getType()))
+        return true;
+      if (C->getType()->isPointerType() &&
+          (C->getCastKind() == CK_NoOp || C->getCastKind() == CK_BitCast))
+        return ReadOnlyPointer(C); // to void *, and on
+      return false;
+    }
+    if (const auto *C = dyn_cast_or_null<ExplicitCastExpr>(Up);
+        C && C->getType()->isPointerType())
+      return ConstPointee(C->getType()) || ReadOnlyPointer(C); // (float4 *)p
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up)) {
+      if (B->isComparisonOp())
+        return true;
+      if (B->isAdditiveOp() && B->getType()->isPointerType())
+        return ReadOnlyPointer(B); // *(p + i)
+      if (B->getOpcode() == BO_Assign && B->getRHS()->IgnoreParenImpCasts() ==
+                                             Ptr->IgnoreParenImpCasts()) {
+        const auto *L = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
+        return L && Follow(dyn_cast<VarDecl>(L->getDecl()), Pointers); // q = p
+      }
+      return false;
+    }
+    if (const VarDecl *V = InitialisedBy(Ptr))
+      return V->getType()->isPointerType() &&
+             (ConstPointee(V->getType()) || Follow(V, Pointers)); // auto q = p
+    if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(Up);
+        A && A->getBase()->IgnoreParenImpCasts() == Ptr->IgnoreParenImpCasts())
+      return ReadOnlyLValue(A);
+    if (const auto *Un = dyn_cast_or_null<UnaryOperator>(Up);
+        Un && Un->getOpcode() == UO_Deref)
+      return ReadOnlyLValue(Un);
+    if (const auto *M = dyn_cast_or_null<MemberExpr>(Up); M && M->isArrow())
+      return ReadOnlyLValue(M);
+    if (const auto *C = dyn_cast_or_null<ConditionalOperator>(Up);
+        C && C->getCond() != Ptr)
+      return ReadOnlyPointer(C); // (f ? a : b)[i]
+    // load(p, i) of a __device__ function that only reads through it.
+    const auto *Call = dyn_cast_or_null<CallExpr>(Up);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    const FunctionDecl *Def = nullptr;
+    if (!Callee || Depth >= 3 || !Callee->hasBody(Def) || !Def ||
+        Def->isVariadic() || isa<CXXOperatorCallExpr>(Call))
+      return false;
+    for (unsigned N = 0; N < Call->getNumArgs() && N < Def->getNumParams(); ++N)
+      if (Call->getArg(N) == Ptr &&
+          !onlyReadsThrough(Def, Def->getParamDecl(N), Depth + 1))
+        return false;
+    return llvm::is_contained(Call->arguments(), Ptr) && Call->getCallee() != Ptr;
+  };
+  // The pointer variable itself moved: `p += tid`, `++it`, `p = p + 1`.
+  auto MovesThePointer = [&](const DeclRefExpr *D) {
+    const Stmt *Up = Parent(D);
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up))
+      return U->isIncrementDecrementOp();
+    if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Up))
+      return A->getLHS()->IgnoreParens() == D &&
+             (A->getOpcode() == BO_AddAssign || A->getOpcode() == BO_SubAssign);
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up))
+      return B->getOpcode() == BO_Assign && B->getLHS()->IgnoreParens() == D;
+    return false;
+  };
+  for (size_t K = 0; K < Pointers.size() || K < References.size(); ++K) {
+    if (TooMany)
+      return false;
+    if (K < Pointers.size())
+      for (const DeclRefExpr *D : U.Refs[Pointers[K]]) {
+        const Expr *X = D; // (f ? a : b): an lvalue choosing the pointer
+        while (const auto *C = dyn_cast_or_null<ConditionalOperator>(Parent(X)))
+          if (C->getCond() != X && C->isGLValue())
+            X = C;
+          else
+            break;
+        const Stmt *Load = Parent(X);
+        if (X == D && MovesThePointer(D))
+          continue;
+        if (!IsLoad(Load) || !ReadOnlyPointer(cast<Expr>(Load)))
+          return false;
+      }
+    if (K < References.size())
+      for (const DeclRefExpr *D : U.Refs[References[K]])
+        if (!ReadOnlyLValue(D))
+          return false;
+  }
+  return !TooMany;
+}
+
+} // namespace
+
+void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
+                                const StreamRef &S, bool OnCurrent) {
+  const Expr *Root = Buf ? bufferRoot(Buf) : nullptr;
+  if (!Root || S.K == StreamRef::Unknown)
+    return;
+  Provenance P = F.provenanceOf(Root);
+  if (P == Provenance::Pinned || P == Provenance::Pageable)
+    return; // host memory: not the source of a device-to-host copy
+  Effect Ev(Effect::Produce);
+  Ev.Anchor = At;
+  Ev.Buffer = regionKey(Buf, Root);
+  if (Ev.Buffer.empty())
+    return;
+  Ev.Name = Root;
+  Ev.OnStream = &Out.Streams.emplace_back(S);
+  Ev.OnCurrent = OnCurrent;
+  if (const auto *D = dyn_cast<DeclRefExpr>(strip(Root)))
+    Ev.Var = dyn_cast<VarDecl>(D->getDecl());
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::addHelperProducers(const CallExpr *C,
+                                       const HelperSummary &S) {
+  for (const HelperSummary::Production &P : S.Produces) {
+    const Expr *A = paramArg(C, static_cast<int>(P.BufferParam));
+    const Expr *Root = A ? bufferRoot(A) : nullptr;
+    if (!Root || (P.Torch && F.provenanceOf(Root) != Provenance::Device))
+      continue;
+    StreamRef On =
+        P.On == HelperSummary::Production::OnStreamParam
+            ? F.streamOf(paramArg(C, static_cast<int>(P.StreamParam)))
+        : P.On == HelperSummary::Production::CurrentStream
+            ? F.currentStreamAt(C->getBeginLoc())
+            : F.streamOf(nullptr);
+    if (P.On == HelperSummary::Production::OnStreamParam &&
+        !paramArg(C, static_cast<int>(P.StreamParam)))
+      continue; // a defaulted stream argument: not followed
+    addProducer(C, Root, On, P.Torch);
+  }
+}
+
+void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
+                                const StreamRef &S, bool Blocking) {
+  const Expr *Root = Src ? bufferRoot(Src) : nullptr;
+  if (!Root || S.K == StreamRef::Unknown)
+    return;
+  Effect Ev(Effect::Consume);
+  Ev.Anchor = At;
+  Ev.Buffer = regionKey(Src, Root);
+  if (Ev.Buffer.empty())
+    return;
+  Ev.Name = Root;
+  Ev.OnStream = &Out.Streams.emplace_back(S);
+  Ev.BlockingCopy = Blocking;
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::addStreamWork(const Stmt *At, const StreamRef &S) {
+  if (S.K != StreamRef::Legacy)
+    return;
+  Effect Ev(Effect::LegacyWork);
+  Ev.Anchor = At;
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::addBarrier(const Stmt *At) {
+  Effect Ev(Effect::Barrier);
+  Ev.Anchor = At;
+  Out.List.push_back(std::move(Ev));
+}
+
+void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
+  StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
+                    ? F.currentStreamAt(C->getBeginLoc())
+                    : F.streamOf(arg(C, E.StreamArg));
+  const Expr *Dst = E.DstArg == NoArg || E.Struct != ParamsStructKind::None
+                        ? nullptr
+                        : arg(C, E.DstArg);
+  switch (E.Role) {
+  case ApiRole::AsyncCopy: { // not device-to-host: into device memory?
+    if (F.capturing(C, S))
+      return;
+    addStreamWork(C, S);
+    auto Kind = F.copyKind(C, E);
+    const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
+    if (Root && Kind &&
+        (*Kind == MemcpyHostToDevice || *Kind == MemcpyDeviceToDevice ||
+         (*Kind == MemcpyDefault &&
+          F.provenanceOf(Root) == Provenance::Device)))
+      addProducer(C, Dst, S);
+    return;
+  }
+  case ApiRole::StreamOrdered: // cudaMemsetAsync writes its target
+    if (F.capturing(C, S))
+      return;
+    addStreamWork(C, S);
+    // A host function runs once the stream's earlier work is done and may
+    // tell the host so (a flag, a condition variable): it may order.
+    if (E.Miss == MissReason::HostCallback) {
+      addBarrier(C);
+      return;
+    }
+    if (Dst)
+      addProducer(C, Dst, S);
+    return;
+  case ApiRole::BlockingMemset: { // on the legacy default stream
+    StreamRef Legacy = F.streamOf(nullptr);
+    addStreamWork(C, Legacy);
+    addProducer(C, Dst, Legacy);
+    return;
+  }
+  case ApiRole::BlockingTransfer: {
+    StreamRef Legacy = F.streamOf(nullptr);
+    auto Kind = F.copyKind(C, E);
+    if (Kind && *Kind == MemcpyDeviceToHost && E.SrcArg != NoArg &&
+        E.Struct == ParamsStructKind::None)
+      addConsumer(C, arg(C, E.SrcArg), Legacy, /*Blocking=*/true);
+    addStreamWork(C, Legacy);
+    return;
+  }
+  case ApiRole::AsyncBatchCopy:
+  case ApiRole::EventRecord:
+  case ApiRole::NotASync:
+    if (E.StreamArg != NoArg || E.Role == ApiRole::EventRecord)
+      addStreamWork(C, S);
+    return;
+  case ApiRole::PinnedAlloc:
+  case ApiRole::DeviceAlloc:
+    // "Implicit Synchronization" (CUDA C++ Programming Guide): commands of
+    // two streams cannot overlap a page-locked host or device allocation
+    // issued between them.
+    addBarrier(C);
+    return;
+  default:
+    return; // synchronizations: the Solver's transfers
+  }
+}
+
+bool EffectBuilder::kernelMayWrite(const CUDAKernelCallExpr *K,
+                                   unsigned I) {
+  const FunctionDecl *Kernel = K->getDirectCallee();
+  if (!Kernel || I >= Kernel->getNumParams())
+    return false; // unknown: no claim
+  QualType T = Kernel->getParamDecl(I)->getType();
+  if (!T->isPointerType() || T->getPointeeType().isConstQualified())
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!Kernel->hasBody(Def) || !Def || !Def->getBody())
+    return true; // a pointer to non-const may be written
+  const ParmVarDecl *P = Def->getParamDecl(I);
+  auto [It, New] = KernelReadsOnly.try_emplace(P, false);
+  if (New)
+    It->second = onlyReadsThrough(Def, P);
+  return !It->second;
+}
+
+bool EffectBuilder::helperMayOrder(const CallExpr *C,
+                                   const FunctionDecl *Def) {
+  if (!Def)
+    return true;
+  StreamOrderingFacts Facts =
+      orderingFactsOf(Def, F.Model, Ctx, R.options().MaxHelperDepth,
+                      R.Owner.orderingCache());
+  if (Facts.Orders)
+    return true;
+  for (unsigned P : Facts.WorkOnStreamParams) {
+    const Expr *A = paramArg(C, static_cast<int>(P));
+    StreamRef S = F.streamOf(A);
+    if (!A || S.K != StreamRef::Named || !S.Fresh)
+      return true; // may be stream 0
+  }
+  return false;
+}
+
+} // namespace clang::tidy::cuda
