@@ -28,212 +28,29 @@ stale in at least one run, every silent marked access never was. Cases that
 carry `// rt-not-modelled: <why>` are listed apart and do not fail the run.
 
 Python 3 standard library only. `--help` lists the options; README.md says
-how it is used in CI and on a GPU machine.
+how it is used in CI and on a GPU machine. The cases and the checker run on
+them are runtime/corpus.py's; the fix-it round is runtime/fixits.py's.
 """
 
 import argparse
-import concurrent.futures as cf
 import datetime
-import fnmatch
+import concurrent.futures as cf
 import glob
 import hashlib
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+from corpus import (CASES_DIR, DRIVER_API_RE, HERE, REPO, RT_LINE_RE, TORCH_API_INCLUDE,
+                    case_text,
+                    detect_gpu, find_clang_tidy, find_nvcc, find_torch,
+                    format_rows, load_cases, parallel, run, run_checker, slug)
+from fixits import fixed_cases, fixit_verdicts, format_fixit_table, load_fixed, make_fixed
+
 sys.path.insert(0, os.path.join(REPO, "tools"))
 from cars_tooling import cuda_root_of  # noqa: E402  (the launcher's own lookup)
-CASES_DIR = os.path.join(HERE, "cases")
-CHECK_NAME = "cuda-async-read-before-sync"
-
-WARNING_RE = re.compile(
-    r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): warning: (?P<msg>.* before the "
-    r"asynchronous device-to-host copy into it is known to be complete) "
-    r"\[cuda-async-read-before-sync\]\s*$")
-# The producer diagnostic, at a copy.
-PRODUCER_WARNING_RE = re.compile(
-    r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): warning: (?P<msg>the (asynchronous|blocking) "
-    r"device-to-host copy of .* may read it before the work that writes it on .* has "
-    r"finished) \[cuda-async-read-before-sync\]\s*$")
-ACCESS_RE = re.compile(r"(?://|#)\s*access:\s*([A-Za-z0-9_.-]+)")
-COPY_RE = re.compile(r"(?://|#)\s*copy:\s*([A-Za-z0-9_.-]+)")
-CHECK_RE = re.compile(r"(?://|#)\s*CHECK(?:-MESSAGES)?:\s*:\[\[@LINE(?P<off>[+-]\d+)?\]\]:.*warning:")
-PYTHON_FRONT_END = os.path.join(REPO, "checker", "python")
-NOT_MODELLED_RE = re.compile(r"(?://|#)\s*rt-not-modelled:\s*(.*\S)")
-ROW_RE = re.compile(r"(?://|#)\s*semantics\.md row:\s*(.*\S)")
-DRIVER_API_RE = re.compile(r"^\s*#\s*include\s*<cuda\.h>", re.M)
-TORCH_API_INCLUDE = "/usr/include/torch/csrc/api/include"
-TORCH_STANDIN = os.path.join(REPO, "test", "Inputs", "torch-real-standin")
-RT_LINE_RE = re.compile(
-    r"^RT access=(?P<id>\S+) stale=(?P<stale>\d+) fresh=(?P<fresh>\d+) "
-    r"other=(?P<other>\d+) total=(?P<total>\d+)\s*$")
-
-
-# ---------------------------------------------------------------------------
-# The corpus
-
-class Case:
-    def __init__(self, path):
-        self.path = path
-        self.name = os.path.splitext(os.path.basename(path))[0]
-        # .cu: CUDA C++ on rt.h, built with nvcc; .cpp: libtorch C++ on
-        # rt_torch.h, built with g++ against PyTorch.
-        self.torch = path.endswith(".cpp")
-        # .py: a PyTorch program, run by the Python that imports torch.
-        self.python = path.endswith(".py")
-        self.accesses = []          # [(id, line)]
-        self.copies = []            # [(id of the access observing it, line)]
-        self.expected_lines = set()  # lines a CHECK pins a warning to
-        self.not_modelled = None
-        self.row = None
-        with open(path, encoding="utf-8") as f:
-            for no, text in enumerate(f, 1):
-                m = ACCESS_RE.search(text)
-                if m:
-                    self.accesses.append((m.group(1), no))
-                m = COPY_RE.search(text)
-                if m:
-                    self.copies.append((m.group(1), no))
-                m = CHECK_RE.search(text)
-                if m:
-                    self.expected_lines.add(no + int(m.group("off") or 0))
-                m = NOT_MODELLED_RE.search(text)
-                if m:
-                    self.not_modelled = m.group(1)
-                m = ROW_RE.search(text)
-                if m and self.row is None:
-                    self.row = m.group(1)
-
-    def line_of(self, access_id):
-        for i, line in self.accesses:
-            if i == access_id:
-                return line
-        return None
-
-    def lines_of(self, access_id):
-        """The access's line and the lines of copies its value comes from."""
-        return {l for i, l in self.accesses + self.copies if i == access_id}
-
-    def marked_lines(self):
-        return {l for _, l in self.accesses + self.copies}
-
-    def racy_by_expectation(self):
-        return bool(self.expected_lines & self.marked_lines()) or self.not_modelled is not None
-
-
-def case_text(case):
-    with open(case.path, encoding="utf-8") as f:
-        return f.read()
-
-
-def load_cases(patterns):
-    paths = sorted(glob.glob(os.path.join(CASES_DIR, "*.cu"))
-                   + glob.glob(os.path.join(CASES_DIR, "*.cpp"))
-                   + glob.glob(os.path.join(CASES_DIR, "*.py")))
-    if patterns:
-        paths = [p for p in paths
-                 if any(fnmatch.fnmatch(os.path.splitext(os.path.basename(p))[0], pat)
-                        for pat in patterns)]
-    return [Case(p) for p in paths]
-
-
-# ---------------------------------------------------------------------------
-# Tools
-
-def run(cmd, timeout=None, env=None, cwd=None):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout, env=env, cwd=cwd,
-                           universal_newlines=True, errors="replace")
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout or ""
-        err = e.stderr or ""
-        if isinstance(out, bytes):
-            out = out.decode(errors="replace")
-        if isinstance(err, bytes):
-            err = err.decode(errors="replace")
-        return 124, out, err + "\n[timed out after %ss]" % timeout
-    except OSError as e:
-        return 127, "", str(e)
-
-
-def find_nvcc(explicit):
-    for cand in [explicit, os.environ.get("NVCC"),
-                 shutil.which("nvcc"),
-                 os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc"),
-                 "/usr/local/cuda/bin/nvcc"] + sorted(glob.glob("/usr/local/cuda-*/bin/nvcc")):
-        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
-            return cand
-    return None
-
-
-def find_clang_tidy(explicit):
-    for cand in [explicit, os.environ.get("CLANG_TIDY"),
-                 "/usr/lib/llvm-22/bin/clang-tidy", shutil.which("clang-tidy-22")]:
-        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
-            return cand
-    return None
-
-
-def find_torch(python):
-    """What the .cpp cases build against: {dir, version, abi, cudart} of the
-    PyTorch that `python -c "import torch"` finds, or None. cudart is the
-    libcudart that torch itself loaded (read from /proc/self/maps), so the
-    cases link the same one."""
-    code = ("import os, torch\n"
-            "m = [l.split()[-1] for l in open('/proc/self/maps') if 'libcudart.so' in l]\n"
-            "print('CARS-TORCH', os.path.dirname(torch.__file__), torch.__version__,\n"
-            "      int(torch.compiled_with_cxx11_abi()), m[0] if m else '-')\n")
-    rc, out, _ = run([python, "-c", code], timeout=300)
-    for line in out.splitlines():
-        f = line.split()
-        if rc == 0 and len(f) == 5 and f[0] == "CARS-TORCH":
-            d = f[1]
-            if os.path.isdir(os.path.join(d, "include", "torch", "csrc", "api", "include")):
-                return {"dir": d, "version": f[2], "abi": f[3],
-                        "cudart": "" if f[4] == "-" else f[4]}
-    return None
-
-
-def detect_gpu():
-    """(name, driver) of GPU 0, or None."""
-    smi = shutil.which("nvidia-smi")
-    if not smi:
-        return None
-    rc, out, _ = run([smi, "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                     timeout=60)
-    if rc != 0 or not out.strip():
-        return None
-    name, _, driver = out.strip().splitlines()[0].rpartition(",")
-    return name.strip(), driver.strip()
-
-
-def slug(gpu, driver):
-    s = re.sub(r"[^A-Za-z0-9.]+", "_", gpu).strip("_")
-    return "%s_driver-%s" % (s, re.sub(r"[^A-Za-z0-9.]+", "_", driver))
-
-
-def parallel(fn, items, jobs, label=None):
-    """fn over items on `jobs` threads, results in the items' order. With a
-    label, one progress line per finished item ("  nvcc 12/91 name"), so
-    that a long build or checker pass is not silent."""
-    items = list(items)
-    with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        futures = {ex.submit(fn, item): k for k, item in enumerate(items)}
-        results = [None] * len(items)
-        for done, fut in enumerate(cf.as_completed(futures), 1):
-            k = futures[fut]
-            results[k] = fut.result()
-            if label:
-                name = getattr(items[k], "name", None) or getattr(items[k][0], "name", "")
-                print("  %s %d/%d %s" % (label, done, len(items), name), flush=True)
-        return results
 
 
 # ---------------------------------------------------------------------------
@@ -282,16 +99,28 @@ def build(cases, nvcc, build_dir, link, jobs, arch, torch=None, cxx="g++", cuda_
                 return case.name, (None, "skipped: no libtorch to compile against")
             cmd = torch_build_command(case, torch, cxx, cuda_path, out, link)
             return case.name, compile_cached(case, cmd, out, harness["rt_torch.h"])
-        cmd = [nvcc, "-arch=" + arch, "-O2", "-std=c++17", "-I" + HERE, case.path, "-o", out]
+        cmd = [nvcc, "-arch=" + arch, "-O2", "-std=c++17", "-I" + HERE, case.path] + case.parts + [
+            "-o", out]
         if link:
             if DRIVER_API_RE.search(case_text(case)):
                 stubs = os.path.join(cuda_path, "lib64", "stubs")
                 cmd += ["-L" + stubs, "-lcuda"]
-        else:
+        elif not case.parts:  # nvcc compiles one unit per -c; several are linked
             cmd.insert(1, "-c")
-        return case.name, compile_cached(case, cmd, out, harness["rt.h"])
+        return case.name, compile_cached(case, cmd, out, harness["rt.h"] + parts_text(case))
 
     return dict(parallel(one, cases, jobs, label="build"))
+
+
+def parts_text(case):
+    """The contents of a case's other units and of the headers beside them
+    (what its build depends on besides the case and the harness)."""
+    data = b""
+    for d in sorted({os.path.dirname(p) for p in case.parts}):
+        for f in sorted(glob.glob(os.path.join(d, "*"))):
+            with open(f, "rb") as fh:
+                data += f.encode() + fh.read()
+    return data
 
 
 def compile_cached(case, cmd, out, harness):
@@ -392,161 +221,6 @@ def sanitize(cases, built, measured, jobs):
 
 
 # ---------------------------------------------------------------------------
-# Checker
-
-def tidy_command(case, clang_tidy, plugin, cuda_path, extra):
-    """The same command line as the lit RUN lines (%clang_tidy_cars ... --
-    %cuda_real_flags, or the libtorch flags of the .cpp cases)."""
-    if case.python:  # the Python front end, as the launcher runs it
-        return [sys.executable, "-m", "cars_python", "--quiet", case.path]
-    cmd = [clang_tidy, "--quiet", "--load=" + plugin, "-checks=-*," + CHECK_NAME] + extra
-    if case.torch:
-        return cmd + [case.path, "--", "-x", "c++", "-std=c++17", "-isystem", TORCH_API_INCLUDE,
-                      "-isystem", TORCH_STANDIN, "-isystem", os.path.join(cuda_path, "include"),
-                      "-I" + HERE]
-    return cmd + [case.path, "--", "-x", "cuda", "--cuda-path=" + cuda_path, "--cuda-host-only",
-                  "-nocudalib", "--cuda-gpu-arch=sm_90", "-isystem",
-                  os.path.join(cuda_path, "include", "cccl"), "-Wno-unknown-cuda-version",
-                  "-I" + HERE]
-
-
-def run_checker(cases, clang_tidy, plugin, cuda_path, jobs, extra):
-    """Returns {case name: (ok, {line: [messages]}, log)}."""
-
-    def one(case):
-        cmd = tidy_command(case, clang_tidy, plugin, cuda_path, extra)
-        rc, out, err = run(cmd, timeout=300, env=dict(os.environ, PYTHONPATH=PYTHON_FRONT_END)
-                           if case.python else None)
-        warned = {}
-        for line in out.splitlines():
-            m = WARNING_RE.match(line) or PRODUCER_WARNING_RE.match(line)
-            if m and os.path.realpath(m.group("file")) == os.path.realpath(case.path):
-                warned.setdefault(int(m.group("line")), []).append(m.group("msg"))
-        ok = rc == 0 and not re.search(r"(^|: )error: ", out + err, re.M)
-        return case.name, (ok, warned, "$ %s\n%s%s" % (" ".join(cmd), out, err))
-
-    return dict(parallel(one, cases, jobs, label="checker"))
-
-
-# ---------------------------------------------------------------------------
-# Fix-its: the note fixes applied to each warned case, and the fixed program
-
-FIXED_MANIFEST = "manifest.json"
-
-
-def sha256_of(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def make_fixed(cases, checker, clang_tidy, plugin, cuda_path, jobs, extra, fixed_dir):
-    """For every case the checker warned on: a copy under fixed_dir with the
-    check's note fixes applied (`clang-tidy --fix-notes --fix`, the command a
-    user runs), and the checker run again on the copy. Writes
-    fixed_dir/manifest.json and returns it: {case name: {"file": the copy's
-    name, "sha256": its hash, "fixes": fixes applied, "warnings": the
-    checker's warnings on the copy, "ok": the checker ran cleanly}}."""
-    if os.path.isdir(fixed_dir):
-        shutil.rmtree(fixed_dir)
-    os.makedirs(fixed_dir)
-    todo = [c for c in cases if not c.python and c.name in checker and checker[c.name][0]
-            and checker[c.name][1]]
-    copies = []
-    for case in todo:
-        dst = os.path.join(fixed_dir, os.path.basename(case.path))
-        shutil.copyfile(case.path, dst)
-        copies.append(Case(dst))
-
-    def fix(case):
-        before = sha256_of(case.path)
-        rc, out, err = run(tidy_command(case, clang_tidy, plugin, cuda_path,
-                                        extra + ["--fix-notes", "--fix"]), timeout=300)
-        m = re.search(r"clang-tidy applied (\d+) of (\d+) suggested fixes", out + err)
-        n = int(m.group(1)) if m else 0
-        return case.name, (n if sha256_of(case.path) != before else 0)
-
-    applied = dict(parallel(fix, copies, jobs, label="fix-its"))
-    # Checked again: the copies that a fix changed (the others are their case).
-    after = run_checker([Case(c.path) for c in copies if applied[c.name]], clang_tidy, plugin,
-                        cuda_path, jobs, extra)
-    manifest = {}
-    for c in copies:
-        ok, warned, _ = after.get(c.name) or checker[c.name]
-        manifest[c.name] = {"file": os.path.basename(c.path), "sha256": sha256_of(c.path),
-                            "fixes": applied[c.name], "ok": ok,
-                            "warnings": sorted(warned)}
-    with open(os.path.join(fixed_dir, FIXED_MANIFEST), "w") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True)
-        f.write("\n")
-    return manifest
-
-
-def load_fixed(fixed_dir):
-    """The manifest make_fixed wrote (carried to a GPU machine without
-    clang-tidy 22), or None."""
-    path = os.path.join(fixed_dir, FIXED_MANIFEST)
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
-
-
-def fixed_cases(manifest, fixed_dir, patterns=None):
-    """The fixed copies that got at least one fix, as cases."""
-    out = []
-    for name, m in sorted(manifest.items()):
-        if m["fixes"] and (not patterns or any(fnmatch.fnmatch(name, p) for p in patterns)):
-            out.append(Case(os.path.join(fixed_dir, m["file"])))
-    return out
-
-
-def fixit_verdicts(cases, manifest, gpu_fixed):
-    """Rows and problems of the fix-it table for one GPU result. A case with
-    a fix-it agrees when the checker is silent on the fixed copy and, on the
-    GPU, every marked access of the fixed program read fresh data in every
-    run (measured on a copy with the same hash). A warned case without a
-    fix-it is listed (the check offers none where it is ambiguous), not a
-    failure."""
-    rows, problems = [], []
-    for case in cases:
-        m = manifest.get(case.name)
-        if m is None:
-            continue
-        if not m["fixes"]:
-            rows.append((case.name, 0, "-", "-", "-", "no fix-it offered"))
-            continue
-        after = "silent" if m["ok"] and not m["warnings"] else (
-            "checker failed" if not m["ok"] else "warns at " + ",".join(map(str, m["warnings"])))
-        if after != "silent":
-            problems.append("%s: after its %d fix-it(s), the checker %s" % (case.name, m["fixes"], after))
-        g = (gpu_fixed or {}).get(case.name)
-        if g is None:
-            stale_txt, verdict = "-", "NO-GPU-DATA"
-            problems.append("%s: no GPU measurement of the fixed program" % case.name)
-        elif g.get("sha256") != m["sha256"]:
-            stale_txt, verdict = "-", "STALE-MEASUREMENT"
-            problems.append("%s: the fixed program differs from the one measured on the GPU "
-                            "(rerun agree.py on a GPU)" % case.name)
-        else:
-            acc = g.get("accesses", {})
-            bad = {k: v["stale"] + v.get("other", 0) for k, v in acc.items()}
-            stale_txt = " ".join("%s=%d/%d" % (k, bad[k], acc[k]["total"]) for k in sorted(acc)) or "-"
-            fresh = g.get("exit") == 0 and acc and not any(bad.values()) and all(
-                acc[k]["total"] > 0 for k in acc)
-            verdict = "fixed" if fresh and after == "silent" else "NOT-FIXED"
-            if not fresh:
-                problems.append("%s: the fixed program still read stale data on the GPU (%s, exit %s)"
-                                % (case.name, stale_txt, g.get("exit")))
-        rows.append((case.name, m["fixes"], after, stale_txt, g.get("exit", "-") if g else "-", verdict))
-    return rows, problems
-
-
-def format_fixit_table(rows):
-    head = ("case", "fix-its", "checker after", "stale k/N after", "exit", "verdict")
-    return format_rows(head, rows)
-
-
-# ---------------------------------------------------------------------------
 # The table
 
 def verdicts(cases, gpu_cases, checker):
@@ -616,14 +290,6 @@ def format_table(rows):
     head = ("case", "access", "line", "expected", "warned?", "stale k/N", "verdict")
     return format_rows(head, rows)
 
-
-def format_rows(head, rows):
-    widths = [max(len(str(r[i])) for r in list(rows) + [head]) for i in range(len(head))]
-    out = ["| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",
-           "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    for r in rows:
-        out.append("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
-    return "\n".join(out)
 
 
 def coverage(cases, semantics):

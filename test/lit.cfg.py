@@ -10,7 +10,7 @@ config.suffixes = [".cu", ".cpp", ".c", ".test"]
 # The Python front end's tests (test/checkers/python/*.py) and the runtime
 # corpus's PyTorch cases (runtime/cases/py_*.py).
 config.suffixes.append(".py")
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py"]
+config.excludes = ["Inputs", "parts", "CMakeLists.txt", "lit.cfg.py"]
 config.test_source_root = config.suite_source_root
 config.test_exec_root = config.suite_exec_root
 
@@ -19,6 +19,9 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])
 
 check = "cuda-async-read-before-sync"
+# The clang-tidy binary itself (a test that wraps it); before %clang_tidy,
+# of which it is an extension.
+config.substitutions.append(("%clang_tidy_bin", config.clang_tidy))
 # %clang_tidy: clang-tidy with the plugin loaded, nothing enabled.
 config.substitutions.append(
     ("%clang_tidy_cars",
