@@ -19,6 +19,13 @@ CARS_SUMMARY_EXPORT_DIRECTORY) and applies what other units wrote
                  a body got a different summary in this refresh (at most
                  MAX_ROUNDS rounds).
   import_env()   the environment under which the check then applies them.
+  merge(...)     the caches of several shards of a matrix job, into one.
+  results(...)   the check's own findings from the same runs (same parse:
+                 each summary run is a full run of the check, its
+                 diagnostics kept in results/ beside units/), for the units
+                 whose last run saw the summaries now in the cache: after a
+                 refresh that converged, every unit. The gate uses them and
+                 runs clang-tidy again only on the units it lacks.
 
 Standard library only. Errors that stop the summaries (an unreadable
 database, an unwritable cache) raise SummaryError; the callers then say so
@@ -28,14 +35,16 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 CHECK = "cuda-async-read-before-sync"
 FORMAT = "cuda-async-read-before-sync-summaries"
 # The cache's own layout; a change of it or of the plugin empties the cache.
-CACHE_VERSION = 1
+CACHE_VERSION = 3
 MAX_ROUNDS = 3
 
 
@@ -79,10 +88,12 @@ def _file_digest(path, memo):
 
 
 def _plugin_identity(plugin):
+    """The plugin by its contents (so that a cache restored on another CI
+    machine, or merged from shards that each built the same plugin, stays
+    valid), with the cache's layout version."""
     try:
-        st = os.stat(plugin)
-        return "%s:%d:%d:%d" % (os.path.realpath(plugin), st.st_size, st.st_mtime_ns,
-                                CACHE_VERSION)
+        with open(plugin, "rb") as f:
+            return "%s:%d" % (_digest(f.read()), CACHE_VERSION)
     except OSError:
         return "%s:?:%d" % (plugin, CACHE_VERSION)
 
@@ -128,34 +139,62 @@ def _functions(path):
     return funcs, list(data.get("calls", [])), list(data.get("inputs", []))
 
 
+def _config_files(unit):
+    """The .clang-tidy files clang-tidy may read for a unit (in its
+    directory and every directory above): their options change both its
+    summary and its findings. Files that do not exist are listed too, so
+    that one created later makes the unit stale."""
+    out, d = [], os.path.dirname(unit)
+    while True:
+        out.append(os.path.join(d, ".clang-tidy"))
+        up = os.path.dirname(d)
+        if up == d:
+            return out
+        d = up
+
+
 def _run_one(clang_tidy, plugin, db_dir, unit, out_dir, units_dir):
-    """The check over one unit with the export on (its output dropped):
-    the summary file it wrote, or None."""
+    """The check over one unit with the export on: (the summary file it
+    wrote or None, the diagnostics it exported (-export-fixes; absent when
+    it had none), its output, its exit status; None when it did not finish)."""
     env = dict(os.environ)
     env["CARS_SUMMARY_EXPORT_DIRECTORY"] = out_dir
     env["CARS_SUMMARY_IMPORT_PATHS"] = units_dir
+    fixes = os.path.join(out_dir, "fixes.yaml")
     cmd = [clang_tidy, "--load=" + plugin, "--checks=-*," + CHECK, "--quiet",
-           "-p", db_dir, unit]
+           "-export-fixes", fixes, "-p", db_dir, unit]
     try:
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=int(
-                           os.environ.get("CARS_SUMMARY_TIMEOUT", "600")))
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           universal_newlines=True, errors="replace", timeout=int(
+                               os.environ.get("CARS_SUMMARY_TIMEOUT", "600")))
     except (OSError, subprocess.TimeoutExpired):
-        return None
+        return None, None, "", None
     written = [os.path.join(out_dir, n) for n in os.listdir(out_dir) if n.endswith(".json")]
-    return written[0] if len(written) == 1 else None
+    return (written[0] if len(written) == 1 else None, fixes, p.stdout, p.returncode)
 
 
-def refresh(database, db_dir, clang_tidy, plugin, jobs=None, log=None):
+def refresh(database, db_dir, clang_tidy, plugin, jobs=None, log=None, only=None):
     """Brings the summary cache of the compile database `database` (its
     translated copy in db_dir, which clang-tidy reads) up to date and
-    returns its units directory. log(message) gets one line per round."""
+    returns its units directory. log(message) gets one line per round.
+    With only (a collection of units), only those are run: a shard of a
+    matrix job (the gate's --shard), the other units' summaries read from
+    the cache as they are."""
+    try:
+        return _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only)
+    except OSError as e:  # the cache's files: one message, never a traceback
+        raise SummaryError("the summary cache %s: %s" % (cache_dir(database), e))
+
+
+def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
     log = log or (lambda m: None)
     root = cache_dir(database)
     units_dir = os.path.join(root, "units")
+    results_dir = os.path.join(root, "results")
     index_path = os.path.join(root, "index.json")
     try:
         os.makedirs(units_dir, exist_ok=True)
+        os.makedirs(results_dir, exist_ok=True)
     except OSError as e:
         raise SummaryError("cannot create the summary cache %s: %s" % (root, e))
     plugin_id = _plugin_identity(plugin)
@@ -176,17 +215,24 @@ def refresh(database, db_dir, clang_tidy, plugin, jobs=None, log=None):
             return False
         if e.get("summary") and not os.path.isfile(os.path.join(units_dir, e["summary"])):
             return False
+        if e.get("rc") is None or not os.path.isfile(os.path.join(results_dir, e["output"])):
+            return False
         return all(_file_digest(p, memo) == d for p, d in e.get("inputs", {}).items())
+
+    def current(usr):
+        return _digest(known[usr].encode()) if usr in known else None
+
+    def saw_current(unit):
+        """Did the unit's last run read the summaries now known of every
+        function it calls without a body? (Its entry's "seen": what each was
+        when the run began.)"""
+        seen = entries.get(unit, {}).get("seen", {})
+        return all(current(usr) == seen.get(usr) for usr in calls.get(unit, ()))
 
     # Units gone from the database take their summaries with them.
     for unit in list(entries):
         if unit not in units:
-            if entries[unit].get("summary"):
-                try:
-                    os.remove(os.path.join(units_dir, entries[unit]["summary"]))
-                except OSError:
-                    pass
-            del entries[unit]
+            _forget(entries.pop(unit), units_dir, results_dir)
     known = {}  # USR -> canonical JSON, of the cached summaries
     calls = {}  # unit -> USRs it calls without a body
     for unit, e in entries.items():
@@ -194,59 +240,103 @@ def refresh(database, db_dir, clang_tidy, plugin, jobs=None, log=None):
             funcs, called, _ = _functions(os.path.join(units_dir, e["summary"]))
             known.update(funcs)
             calls[unit] = set(called)
-    todo = sorted(u for u in units if not fresh(u))
+    # A shard (only: the units it may run) leaves the others' entries as
+    # they are, and reads their summaries from the cache.
+    mine = set(units) if only is None else set(units) & set(only)
+    todo = sorted(u for u in mine if not fresh(u) or not saw_current(u))
     jobs = max(1, jobs or os.cpu_count() or 1)
     rounds = 0
+    # Each unit's summary is published into units/ as soon as its run ends,
+    # so that a unit started later already reads it. Each unit's entry keeps
+    # what the summaries of the functions it calls were when its run began
+    # ("seen"; epochs count the runs that ended, history what changed when),
+    # and a unit runs again while one of them differs from the one now
+    # known: within this refresh (a bounded fixpoint), and in a later one,
+    # also with a cache merged from shards (merge()).
+    epoch, started = 0, {}
+    history = {}  # USR -> [(epoch, digest)] of its changes in this refresh
+    base = {usr: current(usr) for usr in known}
+
+    def seen_at(usr, when):
+        value = base.get(usr)
+        for e, digest in history.get(usr, ()):
+            if e <= when:
+                value = digest
+        return value
     while todo and rounds < MAX_ROUNDS:
         rounds += 1
         work = tempfile.mkdtemp(prefix="cars-summaries-", dir=root)
+        changed = set()
+
+        def publish(unit, written):
+            old = entries.get(unit, {}).get("summary")
+            old_funcs = _functions(os.path.join(units_dir, old))[0] if old else {}
+            new, fixes, output, rc = written
+            funcs, called, inputs = _functions(new) if new else ({}, [], [])
+            name = _name_of(unit)
+            if new:
+                shutil.move(new, os.path.join(units_dir, name))
+            elif old:
+                os.remove(os.path.join(units_dir, old))
+            for usr in set(old_funcs) | set(funcs):
+                if usr in funcs:
+                    known[usr] = funcs[usr]
+                else:
+                    known.pop(usr, None)
+                if old_funcs.get(usr) != funcs.get(usr):
+                    changed.add(usr)
+                    history.setdefault(usr, []).append((epoch, current(usr)))
+            calls[unit] = set(called)
+            # The findings of this run (same parse as the summary).
+            result = name[:-len(".json")]
+            with open(os.path.join(results_dir, result + ".out"), "w") as f:
+                f.write(output)
+            kept = os.path.join(results_dir, result + ".yaml")
+            if fixes and os.path.isfile(fixes):
+                shutil.move(fixes, kept)
+            elif os.path.exists(kept):
+                os.remove(kept)
+            files = set(inputs) | {unit} | set(_config_files(unit))
+            entries[unit] = {
+                "command": _command_digest(units[unit]),
+                "summary": name if new else None,
+                "inputs": {p: _file_digest(p, memo) for p in sorted(files)},
+                "output": result + ".out",
+                "fixes": result + ".yaml" if os.path.isfile(kept) else None,
+                "rc": rc,
+                "seen": {usr: seen_at(usr, started[unit]) for usr in sorted(called)},
+                "time": time.time(),
+            }
+
         try:
-            outs = {}
-            for n, unit in enumerate(todo):
-                outs[unit] = os.path.join(work, str(n))
-                os.makedirs(outs[unit])
+            waiting, running = list(todo), {}
             with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-                written = dict(zip(todo, pool.map(
-                    lambda u: _run_one(clang_tidy, plugin, db_dir, u, outs[u], units_dir),
-                    todo)))
-            changed = set()
-            for unit in todo:
-                old = entries.get(unit, {}).get("summary")
-                old_funcs = _functions(os.path.join(units_dir, old))[0] if old else {}
-                new = written[unit]
-                funcs, called, inputs = _functions(new) if new else ({}, [], [])
-                name = _name_of(unit)
-                if new:
-                    shutil.move(new, os.path.join(units_dir, name))
-                elif old:
-                    os.remove(os.path.join(units_dir, old))
-                for usr in set(old_funcs) | set(funcs):
-                    if old_funcs.get(usr) != funcs.get(usr):
-                        changed.add(usr)
-                    if usr in funcs:
-                        known[usr] = funcs[usr]
-                    else:
-                        known.pop(usr, None)
-                calls[unit] = set(called)
-                files = set(inputs) | {unit}
-                entries[unit] = {
-                    "command": _command_digest(units[unit]),
-                    "summary": name if new else None,
-                    "inputs": {p: _file_digest(p, memo) for p in sorted(files)},
-                }
+                while waiting or running:
+                    while waiting and len(running) < jobs:
+                        unit = waiting.pop(0)
+                        out = os.path.join(work, str(epoch) + "-" + str(len(running)))
+                        os.makedirs(out)
+                        started[unit] = epoch
+                        running[pool.submit(_run_one, clang_tidy, plugin, db_dir, unit, out,
+                                            units_dir)] = unit
+                    done, _ = concurrent.futures.wait(
+                        running, return_when=concurrent.futures.FIRST_COMPLETED)
+                    for future in done:
+                        epoch += 1
+                        publish(running.pop(future), future.result())
         finally:
             shutil.rmtree(work, ignore_errors=True)
         log("summaries: round %d: %d translation unit%s, %d function summar%s changed"
             % (rounds, len(todo), "" if len(todo) == 1 else "s", len(changed),
                "y" if len(changed) == 1 else "ies"))
-        # The units that call a function whose summary changed see it next.
-        todo = sorted(u for u, c in calls.items() if c & changed)
+        # The units whose last run did not see a summary now known see it next.
+        todo = sorted(u for u in mine if u in entries and not saw_current(u))
     if todo:
         log("summaries: stopped after %d rounds; %d translation unit%s may still see "
             "an older summary of a function they call"
             % (MAX_ROUNDS, len(todo), "" if len(todo) == 1 else "s"))
-        for unit in todo:  # computed again next time
-            entries.pop(unit, None)
+        for unit in todo:  # computed again next time; their findings are not final
+            entries[unit]["rc"] = None
     try:
         with open(index_path + ".tmp", "w") as f:
             json.dump({"plugin": plugin_id, "units": entries}, f, indent=1, sort_keys=True)
@@ -254,3 +344,118 @@ def refresh(database, db_dir, clang_tidy, plugin, jobs=None, log=None):
     except OSError as e:
         raise SummaryError("cannot write the summary cache %s: %s" % (index_path, e))
     return units_dir
+
+
+def _forget(entry, units_dir, results_dir):
+    """Removes the cached files of a unit gone from the database."""
+    for d, name in ((units_dir, entry.get("summary")), (results_dir, entry.get("output")),
+                    (results_dir, entry.get("fixes"))):
+        if name:
+            try:
+                os.remove(os.path.join(d, name))
+            except OSError:
+                pass
+
+
+def results(database, db_dir, regexes=(), only=None):
+    """The check's findings from the runs of the last refresh, for the units
+    of the translated database in db_dir that run-clang-tidy would select
+    with the file regexes (every unit without any), and of only (a
+    shard's units) when given. Returns (the units it
+    has final findings for, the paths of their exported diagnostics, their clang-tidy output, the highest exit
+    status, the units it has no final findings for: a unit that did not
+    finish, or one the fixpoint stopped short of). Call it right after
+    refresh(): the findings are final when the summaries each unit saw are
+    those in the cache."""
+    root = cache_dir(database)
+    results_dir = os.path.join(root, "results")
+    try:
+        with open(os.path.join(root, "index.json")) as f:
+            entries = json.load(f).get("units", {})
+    except (OSError, ValueError, AttributeError):
+        entries = {}
+    patterns = [re.compile(r) for r in regexes]
+    done, fixes, output, rc, missing = [], [], [], 0, []
+    for unit in sorted(_units(os.path.join(db_dir, "compile_commands.json"))):
+        if (patterns and not any(p.search(unit) for p in patterns)) or (
+                only is not None and unit not in only):
+            continue
+        e = entries.get(unit) or {}
+        out = os.path.join(results_dir, e.get("output") or "-")
+        if e.get("rc") is None or not os.path.isfile(out):
+            missing.append(unit)
+            continue
+        done.append(unit)
+        with open(out, errors="replace") as f:
+            output.append(f.read())
+        if e.get("fixes"):
+            fixes.append(os.path.join(results_dir, e["fixes"]))
+        rc = max(rc, e["rc"] if e["rc"] >= 0 else 1)
+    return done, fixes, "".join(output), rc, missing
+
+
+def shard(units, spec):
+    """The units of shard K of N (spec "K/N", 1 <= K <= N): every Nth of
+    the sorted units, from the Kth. ValueError on a malformed spec."""
+    k, _, n = spec.partition("/")
+    k, n = int(k), int(n)
+    if not 1 <= k <= n:
+        raise ValueError("shard %s: K must be between 1 and N" % spec)
+    return [u for i, u in enumerate(sorted(units)) if i % n == k - 1]
+
+
+def database_units(db_dir):
+    """The units (real paths of main files) of the compile database in
+    db_dir, as refresh and results name them."""
+    return sorted(_units(os.path.join(db_dir, "compile_commands.json")))
+
+
+def merge(sources, database, log=None):
+    """Merges summary caches (each a cars-summaries directory, e.g. the
+    shards' of a matrix job) into the cache of `database`: per unit, the
+    entry of the run that ended last (its summary and findings with it).
+    Caches of another plugin or cache version are skipped with a message
+    (log). Returns the number of units merged."""
+    log = log or (lambda m: None)
+    root = cache_dir(database)
+    index_path = os.path.join(root, "index.json")
+    try:
+        return _merge(sources, root, index_path, log)
+    except OSError as e:
+        raise SummaryError("merging into the summary cache %s: %s" % (root, e))
+
+
+def _merge(sources, root, index_path, log):
+    if os.path.isfile(index_path):  # the cache merged into takes part too
+        sources = [root] + [s for s in sources if os.path.realpath(s) != os.path.realpath(root)]
+    loaded = []
+    for src in sources:
+        try:
+            with open(os.path.join(src, "index.json")) as f:
+                loaded.append((src, json.load(f)))
+        except (OSError, ValueError) as e:
+            log("summaries: %s is not a summary cache (%s): skipped" % (src, e))
+    if not loaded:
+        return 0
+    plugin = loaded[0][1].get("plugin")
+    best = {}
+    for src, index in loaded:
+        if index.get("plugin") != plugin:
+            log("summaries: %s was computed by another plugin or cache version: skipped" % src)
+            continue
+        for unit, e in index.get("units", {}).items():
+            if e.get("rc") is not None and (unit not in best or
+                                            e.get("time", 0) > best[unit][1].get("time", 0)):
+                best[unit] = (src, e)
+    for sub in ("units", "results"):
+        os.makedirs(os.path.join(root, sub), exist_ok=True)
+    for unit, (src, e) in best.items():
+        for sub, name in (("units", e.get("summary")), ("results", e.get("output")),
+                          ("results", e.get("fixes"))):
+            if name and os.path.realpath(src) != os.path.realpath(root):
+                shutil.copyfile(os.path.join(src, sub, name), os.path.join(root, sub, name))
+    with open(index_path + ".tmp", "w") as f:
+        json.dump({"plugin": plugin, "units": {u: e for u, (_, e) in best.items()}}, f,
+                  indent=1, sort_keys=True)
+    os.replace(index_path + ".tmp", index_path)
+    return len(best)
