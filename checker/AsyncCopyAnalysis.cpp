@@ -208,13 +208,16 @@ AsyncCopyAnalysis::summaryForExport(const FunctionDecl *FD) {
 
 const HelperSummary *
 AsyncCopyAnalysis::importedSummary(const FunctionDecl *FD) {
-  if (!FD || !Opts.Imported || Opts.Imported->empty() || FD->hasBody() ||
+  if (!FD || !Opts.Imported || FD->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
     return nullptr;
   FD = FD->getCanonicalDecl();
   auto [It, New] = ImportedSummaries.try_emplace(FD);
   if (New) {
-    if (const llvm::json::Object *O = Opts.Imported->find(usrOf(FD))) {
+    std::string USR = usrOf(FD);
+    if (!USR.empty())
+      Consulted.push_back(USR);
+    if (const llvm::json::Object *O = Opts.Imported->find(USR)) {
       if (!Usrs)
         Usrs = std::make_unique<UsrIndex>(Ctx);
       It->second = importSummary(*O, FD, *Usrs);

@@ -76,6 +76,19 @@ struct CopySite {
   std::optional<long long> Element;
   StreamRef Stream;
   bool Pageable = false; ///< destination known pageable (StrictMode only)
+  /// A cudaMemcpyDefault (or hipMemcpyDefault) into memory of unknown kind:
+  /// the direction follows from the pointers (CUDA Runtime API,
+  /// cudaMemcpyKind: "the type of transfer is inferred from the pointer
+  /// values"), so this is a copy to the host only where the destination is
+  /// host memory. It counts where the callable itself dereferences the
+  /// destination on the host (a host read or write: device memory there
+  /// would fault); in a helper's summary, a destination that is a parameter
+  /// is decided at each call by the argument (HelperSummaries); otherwise
+  /// the copy is dropped (Effects).
+  bool NeedsHostDestination = false;
+  /// The destination's root expression where known (the copy's argument,
+  /// or the argument of a helper's call); null otherwise.
+  const Expr *DstRoot = nullptr;
   /// The copy's source, a device buffer: its alias class key (empty when
   /// the copy is a helper's or the source is untrackable) and spelling.
   std::string Source;
@@ -235,6 +248,9 @@ public:
   /// translation unit and outside system headers (AnalysisOptions::
   /// Imported), rebuilt once per translation unit; null: none.
   const HelperSummary *importedSummary(const FunctionDecl *FD);
+  /// The USRs importedSummary was asked for (with the import on), for the
+  /// export: a driver re-runs this unit when one of their summaries changes.
+  const std::vector<std::string> &consulted() const { return Consulted; }
   /// Whether a call of FD is applied through a summary: its body is here
   /// (summarizable) or its summary was imported.
   bool hasSummary(const FunctionDecl *FD);
@@ -283,6 +299,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HelperSummary>>
       ImportedSummaries;
   std::unique_ptr<UsrIndex> Usrs;
+  /// USRs of the functions without a body whose imported summary the
+  /// analysis asked for (found or not): the summary file's "consults".
+  std::vector<std::string> Consulted;
   std::vector<std::unique_ptr<CopySite>> OwnedCopies; ///< outlive analyze()
   /// Work spent on one analyze() call, the helper summaries it computed
   /// included (block visits weighted by the state carried); past WorkLimit

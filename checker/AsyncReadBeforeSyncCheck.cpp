@@ -10,6 +10,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringSet.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "llvm/Support/Format.h"
 #include <algorithm>
@@ -320,18 +321,25 @@ void AsyncReadBeforeSyncCheck::exportSummaries(ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   AsyncCopyAnalysis &A = analysis(Ctx);
   // The functions worth a summary: those that reach a modelled call (any
-  // role), a kernel launch or an imported summary within HelperDepth
-  // levels; and the functions called here without a body, for the driver.
+  // role), another GPU API (a pointer-attribute query: what it does not
+  // do to its pointer is worth saying too), a kernel launch or an imported
+  // summary within HelperDepth levels; and the functions called here
+  // without a body, for the driver.
   std::vector<std::string> Calls;
   auto Role = [&](const FunctionDecl *Callee) {
-    if (Model->lookup(Callee) || Callee->hasAttr<CUDAGlobalAttr>())
+    if (Model->lookup(Callee) || Callee->hasAttr<CUDAGlobalAttr>() ||
+        isUnmodelledGpuApi(Callee))
       return CalleeRole::AsyncCopy;
     if (Callee->hasBody() || SM.isInSystemHeader(Callee->getLocation()))
       return CalleeRole::Other;
-    if (std::string USR = usrOf(Callee); !USR.empty())
+    // Selection asks only whether a summary that says anything exists
+    // (its "calls" entry: a driver re-runs this unit when that changes);
+    // the analysis then applies it through importedSummary ("consults").
+    std::string USR = usrOf(Callee);
+    bool Found = !USR.empty() && Imported && Imported->hasEffects(USR);
+    if (!USR.empty())
       Calls.push_back(std::move(USR));
-    return A.importedSummary(Callee) ? CalleeRole::AsyncCopy
-                                     : CalleeRole::Other;
+    return Found ? CalleeRole::AsyncCopy : CalleeRole::Other;
   };
   llvm::json::Array Functions;
   for (const FunctionDecl *FD :
@@ -347,15 +355,22 @@ void AsyncReadBeforeSyncCheck::exportSummaries(ASTContext &Ctx) {
     return;
   // The unit's own files (its main file and the project's headers it
   // includes), for a driver's cache.
+  // One pass over the unit's file entries (SourceManager::translateFile
+  // per file scans them all: quadratic on a unit of thousands of headers).
   std::vector<std::string> Inputs;
-  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-    FileID ID = SM.translateFile(It->first);
-    if (ID.isValid() && !SM.isInSystemHeader(SM.getLocForStartOfFile(ID)))
-      Inputs.push_back(It->first.getName().str());
+  llvm::StringSet<> Seen;
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile() || SrcMgr::isSystem(E.getFile().getFileCharacteristic()))
+      continue;
+    if (OptionalFileEntryRef F = E.getFile().getContentCache().OrigEntry)
+      if (Seen.insert(F->getName()).second)
+        Inputs.push_back(F->getName().str());
   }
+  std::vector<std::string> Consults = A.consulted();
   std::string Error = writeSummaryFile(ExportDirectory, Main->getName(),
                                        std::move(Functions), std::move(Calls),
-                                       std::move(Inputs));
+                                       std::move(Consults), std::move(Inputs));
   if (!Error.empty())
     diag("option '%0.SummaryExportDirectory': %1", DiagnosticIDs::Error)
         << getID() << Error;

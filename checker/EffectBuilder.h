@@ -36,8 +36,10 @@ public:
 private:
   /// Is this asynchronous copy one from the device into host memory?
   /// Returns its destination's root, or nullptr.
+  /// NeedsHost: a copy of inferred direction into memory of unknown kind
+  /// (CopySite::NeedsHostDestination).
   const Expr *d2hDestination(const CallExpr *C, const ApiEntry &E,
-                             bool &Pageable);
+                             bool &Pageable, bool &NeedsHost);
   void addCopy(const CallExpr *C, const Expr *Root, bool Pageable,
                const StreamRef &S, const Expr *Inner);
   void addCopy(const CallExpr *C, const AccessPath &Key,
@@ -65,6 +67,11 @@ private:
   void bindResult(const CallExpr *C, bool Pageable, const StreamRef &S,
                   const Expr *Inner);
   void collectAccessEffects();
+  /// The copies of inferred direction into memory of unknown kind
+  /// (CopySite::NeedsHostDestination), once the accesses are known: kept
+  /// where the callable dereferences the destination on the host, left to
+  /// each call in a summary run when it is a parameter, dropped otherwise.
+  void decideInferredDirections();
   //--- The producer diagnostic's effects (see Effects.h) --------------------
   /// Device work on stream S at At writes Buf (a device buffer; OnCurrent:
   /// a libtorch op, on the current stream).

@@ -81,10 +81,13 @@ void EffectBuilder::build() {
                     std::make_move_iterator(Barriers.end()));
   }
   collectAccessEffects();
+  decideInferredDirections();
   for (const auto &[V, At] : F.Writes) {
     Effect Ev(Effect::Write);
     Ev.Anchor = At;
     Ev.Var = V;
+    Ev.NewBuffer = (At == V->getInit() || isa<DeclStmt>(At)) &&
+                   F.newBufferEachIteration(V, At);
     Out.List.push_back(std::move(Ev));
   }
   std::map<std::tuple<std::string, std::optional<long long>,
@@ -124,7 +127,8 @@ void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
 }
 
 const Expr *EffectBuilder::d2hDestination(const CallExpr *C,
-                                          const ApiEntry &E, bool &Pageable) {
+                                          const ApiEntry &E, bool &Pageable,
+                                          bool &NeedsHost) {
   llvm::StringRef DstField = paramsStructFields(E.Struct).Dst;
   const Expr *Dst = DstField.empty()
                         ? arg(C, E.DstArg)
@@ -143,6 +147,7 @@ const Expr *EffectBuilder::d2hDestination(const CallExpr *C,
     if (!inferredDeviceToHost(DstProv,
                               E.SrcArg == NoArg ? nullptr : arg(C, E.SrcArg)))
       return nullptr;
+    NeedsHost = DstProv == Provenance::Unknown;
   } else if (*Kind != MemcpyDeviceToHost) {
     return nullptr;
   }
@@ -161,6 +166,7 @@ void EffectBuilder::addCopy(const CallExpr *C, const Expr *Root,
                             bool Pageable, const StreamRef &S,
                             const Expr *Inner) {
   addCopy(C, AccessPath::of(Root), spelling(Root, Ctx), Pageable, S, Inner);
+  Out.Copies.back()->DstRoot = Root;
 }
 
 void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,
@@ -268,8 +274,8 @@ void EffectBuilder::collectCallEffects() {
         continue;
       }
       if (E->Role == ApiRole::AsyncCopy) {
-        bool Pageable = false;
-        if (const Expr *Root = d2hDestination(C, *E, Pageable)) {
+        bool Pageable = false, NeedsHost = false;
+        if (const Expr *Root = d2hDestination(C, *E, Pageable, NeedsHost)) {
           StreamRef On = F.streamOf(arg(C, E->StreamArg));
           // Captured into a graph: recorded, not run now.
           if (F.capturing(C, On))
@@ -279,8 +285,10 @@ void EffectBuilder::collectCallEffects() {
           if (E->SrcArg != NoArg && E->Struct == ParamsStructKind::None)
             addConsumer(C, arg(C, E->SrcArg), On);
           addStreamWork(C, On);
-          if (!Pageable || StrictMode)
+          if (!Pageable || StrictMode) {
             addCopy(C, Root, Pageable, On, nullptr);
+            Out.Copies.back()->NeedsHostDestination = NeedsHost;
+          }
           continue;
         }
         // Not a device-to-host copy: stream-ordered work on its pointers.
@@ -445,6 +453,42 @@ void EffectBuilder::addLambdaArgs(const Expr *Call, Args Arguments,
     Out.List.push_back(std::move(Ev));
   }
 }
+
+void EffectBuilder::decideInferredDirections() {
+  // Buffers this callable reads or writes through on the host: host memory
+  // (or managed), since a host dereference of device memory faults.
+  std::set<std::string> HostTouched;
+  for (const Effect &Ev : Out.List)
+    if (Ev.K == Effect::Access &&
+        (Ev.AK == AccessKind::Read || Ev.AK == AccessKind::Write))
+      HostTouched.insert(Ev.Buffer);
+  std::set<unsigned> Dropped;
+  for (unsigned Id = 0; Id < Out.Copies.size(); ++Id) {
+    CopySite &Site = *Out.Copies[Id];
+    if (!Site.NeedsHostDestination || Site.Seed)
+      continue;
+    if (HostTouched.count(Site.Buffer)) {
+      Site.NeedsHostDestination = false;
+      continue;
+    }
+    const auto *D = Site.DstRoot
+                        ? dyn_cast<DeclRefExpr>(strip(Site.DstRoot))
+                        : nullptr;
+    if (R.SummaryMode && D && isa<ParmVarDecl>(D->getDecl()))
+      continue; // each call decides, by its argument
+    Dropped.insert(Id);
+  }
+  if (Dropped.empty())
+    return;
+  llvm::erase_if(Out.List, [&](const Effect &Ev) {
+    return Ev.K == Effect::Copy && Dropped.count(Ev.CopyId);
+  });
+  for (Effect &Ev : Out.List)
+    llvm::erase_if(Ev.HelperCopies, [&](const std::pair<unsigned, unsigned> &P) {
+      return Dropped.count(P.first);
+    });
+}
+
 void EffectBuilder::collectAccessEffects() {
   for (const auto &[C, Class] : TemporaryCopies)
     addAccess(C, Class);
@@ -462,4 +506,5 @@ void EffectBuilder::collectAccessEffects() {
       addAccess(E, Class);
   }
 }
+
 } // namespace clang::tidy::cuda

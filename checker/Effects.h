@@ -76,6 +76,11 @@ struct Effect {
   /// Write: the variable; Call: the local object whose destructor this is
   /// (then CE is a synthetic call `var.~T()`, see destructorCall).
   const VarDecl *Var = nullptr;
+  /// Write: Var is a local pointer that names another buffer in each
+  /// iteration of the loop it is declared in
+  /// (FunctionFacts::newBufferEachIteration): copies issued through Var in
+  /// an earlier iteration went into another buffer.
+  bool NewBuffer = false;
   const CXXMethodDecl *Lambda = nullptr;  ///< LambdaArg: its call operator
   /// Call: copies it leaves pending (id, index in the summary's
   /// CopiesLeftPending).

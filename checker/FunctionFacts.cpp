@@ -146,6 +146,15 @@ public:
     return true;
   }
   bool VisitDeclStmt(DeclStmt *DS) {
+    // A local pointer declared without a value is a new object each time
+    // the declaration runs (the CFG's element for a single declaration is
+    // the DeclStmt itself).
+    if (const auto *V = DS->isSingleDecl()
+                            ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                            : nullptr;
+        V && !V->getInit() && V->hasLocalStorage() &&
+        V->getType()->isPointerType())
+      I.Writes.push_back({V, DS});
     for (const Decl *D : DS->decls()) {
       const auto *V = dyn_cast<VarDecl>(D);
       const CXXRecordDecl *RD =

@@ -160,6 +160,16 @@ public:
   /// place, or the unchanged initialiser of a local container). (A `break`
   /// may still leave the body early; the CFG shows that.)
   bool certainlyRuns(const Stmt *Loop) const;
+  /// Is V, a local pointer declared (at At: its initializer, or its
+  /// declaration when it has none) in the body of a loop, bound to another
+  /// buffer in each iteration of the innermost loop around it? Its
+  /// initializer names an element by that loop's own counter
+  /// (`float *h = items[i].data` in `for (...; ...; ++i)`, i written nowhere
+  /// in the body) or by a range-for's variable (`float *h = it.data`); or it
+  /// has no initializer, is never assigned, and a pinned allocation gives
+  /// it its value (`float *h; cudaMallocHost(&h, n);`). Elements by another
+  /// index (`bufs[i % 2]`, a ring) and an outer loop's counter are not.
+  bool newBufferEachIteration(const VarDecl *V, const Stmt *At);
   /// The container a loop runs over, when it runs over all of it: a
   /// range-for's range, or X of `for (i = 0; i < X.size(); ++i)`.
   std::optional<AccessPath> loopContainer(const Stmt *Loop) const;
@@ -238,6 +248,9 @@ private:
   /// around At; nullopt when unknown.
   std::optional<std::pair<long long, long long>>
   loopRange(const VarDecl *V, const Stmt *At) const;
+  /// A for loop's counter, a different value in each iteration (see
+  /// LoopFacts.cpp), or null.
+  const VarDecl *counterOf(const ForStmt *L) const;
   bool within(const Stmt *S, const Stmt *Ancestor) const;
   StreamRef computeStreamOf(const Expr *E);
   /// One step of handleValue: the expression P was initialised from.

@@ -477,6 +477,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     HelperSummary::PendingCopy PC{
         0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}, {}};
     PC.CopyAt = C.InnerCopyAt;
+    PC.NeedsHostDestination = C.NeedsHostDestination;
     for (unsigned N = 0; N < RecordCovers.size(); ++N)
       if (RecordCovers[N]->count(Id))
         PC.CoveredBy.push_back(N);

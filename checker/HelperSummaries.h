@@ -111,6 +111,11 @@ struct HelperSummary {
     /// caller (Effects). Pageable: the destination is (StrictMode only).
     bool Returned = false;
     bool Pageable = false;
+    /// A copy of inferred direction into a parameter (CopySite::
+    /// NeedsHostDestination): left in flight only where the caller's
+    /// argument is host memory (pinned, pageable under StrictMode, or
+    /// dereferenced on the host by the caller).
+    bool NeedsHostDestination = false;
     /// A summary imported from another translation unit (SummaryFiles.h):
     /// where the copy is, as `file:line:col` (Copy is null then).
     std::string CopyAt{};

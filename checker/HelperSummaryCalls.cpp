@@ -277,6 +277,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
     AccessPath Key;
     std::string Name;
     Provenance Prov;
+    const Expr *DstRoot = nullptr;
     if (PC.DstNamed >= 0) {
       const HelperSummary::NamedBuffer &B = S.Named[PC.DstNamed];
       Key = B.Path;
@@ -297,6 +298,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
       Key = AccessPath::of(Root);
       Name = spelling(Root, F.Ctx);
       Prov = F.provenanceOf(Root);
+      DstRoot = Root;
     }
     if (Prov == Provenance::Device ||
         (Prov == Provenance::Pageable && !R.options().StrictMode))
@@ -311,6 +313,11 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
     Site->BufferName = Name;
     Site->Stream = Stream;
     Site->Pageable = Prov == Provenance::Pageable;
+    // Of inferred direction: the argument decides (Effects, once the
+    // caller's accesses are known).
+    Site->NeedsHostDestination =
+        PC.NeedsHostDestination && Prov == Provenance::Unknown;
+    Site->DstRoot = DstRoot;
     Ids.push_back({Out.Copies.size() - 1, N});
   }
   return Ids;

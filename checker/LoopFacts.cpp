@@ -197,6 +197,78 @@ FunctionFacts::loopRange(const VarDecl *V, const Stmt *At) const {
   return std::nullopt;
 }
 
+/// A for loop's counter: `++i`, `i++`, `--i`, `i--`, `i += c` or `i -= c`
+/// (c a non-zero constant) as its increment, written nowhere else in the
+/// body and its address not taken: a different value in each iteration.
+const VarDecl *FunctionFacts::counterOf(const ForStmt *L) const {
+  const Expr *Inc = L->getInc() ? L->getInc()->IgnoreParenImpCasts() : nullptr;
+  const VarDecl *V = nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+      U && U->isIncrementDecrementOp())
+    V = varOf(U->getSubExpr());
+  else if (const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
+           B && (B->getOpcode() == BO_AddAssign ||
+                 B->getOpcode() == BO_SubAssign))
+    if (auto C = evalInt(B->getRHS(), Ctx); C && *C != 0)
+      V = varOf(B->getLHS());
+  if (!V || AddressTaken.count(V) || !L->getBody())
+    return nullptr;
+  for (const Stmt *Where : writesOf(V))
+    if (within(Where, L->getBody()))
+      return nullptr;
+  return V;
+}
+
+bool FunctionFacts::newBufferEachIteration(const VarDecl *V,
+                                           const Stmt *At) {
+  if (!V || !At || !V->hasLocalStorage() || !V->getType()->isPointerType())
+    return false;
+  // The innermost loop whose body holds the declaration.
+  const Stmt *Loop = nullptr;
+  for (const Stmt *S = PM.getParent(At); S && !Loop; S = PM.getParent(S)) {
+    const Stmt *Body = nullptr;
+    if (const auto *F = dyn_cast<ForStmt>(S))
+      Body = F->getBody();
+    else if (const auto *R = dyn_cast<CXXForRangeStmt>(S))
+      Body = R->getBody();
+    else if (const auto *W = dyn_cast<WhileStmt>(S))
+      Body = W->getBody();
+    else if (const auto *D = dyn_cast<DoStmt>(S))
+      Body = D->getBody();
+    if (Body && within(At, Body))
+      Loop = S;
+  }
+  if (!Loop)
+    return false;
+  const Expr *Init = V->getInit();
+  if (!Init) {
+    // Never assigned; its value comes from a pinned allocation of &V.
+    if (llvm::any_of(Assigns, [&](const Assignment &A) { return A.Var == V; }))
+      return false;
+    return Aliases.provenance(AccessPath::ofVar(V)) == Provenance::Pinned;
+  }
+  // Down to the element: members (`.data`), subscripts, conversions.
+  const Expr *E = strip(Init);
+  while (const auto *M = dyn_cast<MemberExpr>(E)) {
+    if (M->isArrow())
+      break;
+    E = strip(M->getBase());
+  }
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    return varOf(E) == R->getLoopVariable();
+  const auto *L = dyn_cast<ForStmt>(Loop);
+  if (!L)
+    return false;
+  const Expr *Index = nullptr;
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    Index = A->getIdx();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+           Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    Index = Op->getArg(1);
+  const VarDecl *Counter = counterOf(L);
+  return Counter && varOf(Index) == Counter;
+}
+
 std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
   E = strip(E);
   const Expr *Array = nullptr, *Index = nullptr;

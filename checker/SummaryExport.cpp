@@ -7,7 +7,13 @@
 // The format (version 1), one file per translation unit:
 //   { "format": SummaryFormatName, "version": 1, "file": <main file>,
 //     "functions": [ <function> ... ], "calls": [ <USR> ... ],
+//     "consults": [ <USR> ... ],
 //     "inputs": [ <the unit's own files: main file, project headers> ] }
+// "calls": every function the unit calls without a body (whether a summary
+// of it exists, or leaves copies, decides which callables are analysed);
+// "consults": those whose summary the analysis asked for (its content
+// decides the findings and summaries). A driver re-runs the unit when the
+// first change in that respect, or the second in any.
 // A function:
 //   { "usr", "name" (qualified, for people), "params" (count),
 //     "tooCostly", "syncsDevice", "syncsStreamParams": [i], "syncsStreams":
@@ -17,7 +23,9 @@
 //                   "guards": [<guard>]}],
 //     "copies": [{"dst" | "dstNamed" | "returned", "streamParam" | "stream",
 //                 "at", "coveredBy": [record], "joinedInto": [{"param" |
-//                 "stream"}], "pageable"}],
+//                 "stream"}], "pageable", "needsHostDestination" (a copy of
+//                 inferred direction: to the host only where the argument
+//                 is host memory)}],
 //     "produces": [{"param", "on": "param" | "current" | "legacy",
 //                   "streamParam", "torch"}],
 //     "captureStreams": [<stream>], "namedBufferStreams",
@@ -58,6 +66,12 @@ bool isExported(const FunctionDecl *FD, const SourceManager &SM) {
   if (!FD || !FD->doesThisDeclarationHaveABody() || FD->isTemplated() ||
       FD->isInlined() || !FD->isExternallyVisible() || FD->isInvalidDecl() ||
       SM.isInSystemHeader(FD->getLocation()))
+    return false;
+  // An implicit instantiation's body is in a header that every unit using
+  // it includes: each unit analyses its own. (Explicit instantiation
+  // definitions and explicit specializations, which other units reach only
+  // through a declaration, are exported.)
+  if (FD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation)
     return false;
   if (FD->hasAttr<CUDAGlobalAttr>() ||
       (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()))
@@ -369,6 +383,8 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
     C["coveredBy"] = std::move(Covered);
     C["joinedInto"] = std::move(Joined);
     C["pageable"] = PC.Pageable;
+    if (PC.NeedsHostDestination)
+      C["needsHostDestination"] = true;
     C["at"] = PC.CopyAt.empty() ? at(PC.Copy) : PC.CopyAt;
     Copies.push_back(std::move(C));
   }
@@ -403,6 +419,7 @@ std::optional<Object> exportSummary(const HelperSummary &S,
 std::string writeSummaryFile(llvm::StringRef Directory,
                              llvm::StringRef MainFile, Array Functions,
                              std::vector<std::string> Calls,
+                             std::vector<std::string> Consults,
                              std::vector<std::string> Inputs) {
   if (std::error_code EC = llvm::sys::fs::create_directories(Directory))
     return "cannot create directory '" + Directory.str() +
@@ -415,9 +432,13 @@ std::string writeSummaryFile(llvm::StringRef Directory,
                   llvm::utohexstr(llvm::xxh3_64bits(Abs.str())) + ".json");
   llvm::sort(Calls);
   Calls.erase(std::unique(Calls.begin(), Calls.end()), Calls.end());
-  Array CallList, InputList;
+  llvm::sort(Consults);
+  Consults.erase(std::unique(Consults.begin(), Consults.end()), Consults.end());
+  Array CallList, ConsultList, InputList;
   for (std::string &C : Calls)
     CallList.push_back(std::move(C));
+  for (std::string &C : Consults)
+    ConsultList.push_back(std::move(C));
   llvm::sort(Inputs);
   for (std::string &I : Inputs)
     InputList.push_back(std::move(I));
@@ -426,6 +447,7 @@ std::string writeSummaryFile(llvm::StringRef Directory,
               {"file", Abs.str()},
               {"functions", std::move(Functions)},
               {"calls", std::move(CallList)},
+              {"consults", std::move(ConsultList)},
               {"inputs", std::move(InputList)}};
   llvm::SmallString<256> Temp;
   int FD = -1;

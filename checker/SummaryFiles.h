@@ -78,6 +78,11 @@ public:
   /// Whether that summary leaves a device-to-host copy in flight (into a
   /// parameter, a member, a global or its result).
   bool leavesCopies(llvm::StringRef USR) const;
+  /// Whether the summary of USR says anything beyond who it is (a field
+  /// other than "usr", "name" and "params" that is true, non-zero or not
+  /// empty): an inert summary, like none, makes no caller worth a summary.
+  /// tools/cars_summaries.py's _shape reads the same.
+  bool hasEffects(llvm::StringRef USR) const;
   /// The unqualified names of the functions whose summaries leave copies in
   /// flight (the check's trigger matches calls of them; the USR decides).
   std::vector<std::string> copyingNames() const;
@@ -118,7 +123,8 @@ std::optional<llvm::json::Object> exportSummary(const HelperSummary &S,
 
 /// Writes the summary file of the translation unit of MainFile into
 /// Directory (created if missing): its exported Functions, the USRs of
-/// the functions it calls without a body (Calls) and its own files
+/// the functions it calls without a body (Calls), those whose summary the
+/// analysis consulted (Consults; SummaryExport.cpp's format) and its own files
 /// (Inputs: the main file and the project headers it includes). The file's name is made
 /// from MainFile's name and a hash of its path, so that units of one
 /// project do not collide; it is written to a temporary file and renamed,
@@ -127,12 +133,14 @@ std::string writeSummaryFile(llvm::StringRef Directory,
                              llvm::StringRef MainFile,
                              llvm::json::Array Functions,
                              std::vector<std::string> Calls,
+                             std::vector<std::string> Consults,
                              std::vector<std::string> Inputs);
 
 /// Whether a function defined in this translation unit is one other units
 /// may call and so is exported: externally visible, not inline (an inline
-/// function's body is in every unit that calls it), not templated, not
-/// device code, not virtual, defined outside system headers.
+/// function's body is in every unit that calls it), not templated nor an
+/// implicit template instantiation (likewise), not device code, not
+/// virtual, defined outside system headers.
 bool isExported(const FunctionDecl *FD, const SourceManager &SM);
 
 } // namespace clang::tidy::cuda

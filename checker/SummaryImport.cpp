@@ -138,6 +138,27 @@ bool SummaryStore::leavesCopies(llvm::StringRef USR) const {
   return Copies && !Copies->empty();
 }
 
+bool SummaryStore::hasEffects(llvm::StringRef USR) const {
+  const Object *O = find(USR);
+  if (!O)
+    return false;
+  for (const auto &[Key, V] : *O) {
+    if (Key == "usr" || Key == "name" || Key == "params")
+      continue;
+    if (const Array *A = V.getAsArray(); A && !A->empty())
+      return true;
+    if (const Object *M = V.getAsObject(); M && !M->empty())
+      return true;
+    if (V.getAsBoolean().value_or(false))
+      return true;
+    if (V.getAsInteger().value_or(0) != 0)
+      return true;
+    if (std::optional<llvm::StringRef> S = V.getAsString(); S && !S->empty())
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string> SummaryStore::copyingNames() const {
   std::vector<std::string> Names;
   for (const auto &Entry : Functions) {
@@ -498,6 +519,8 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
       HelperSummary::PendingCopy PC{0, -1, StreamRef{}, nullptr, -1, {}, {}};
       PC.Returned = C->getBoolean("returned").value_or(false);
       PC.Pageable = C->getBoolean("pageable").value_or(false);
+      PC.NeedsHostDestination =
+          C->getBoolean("needsHostDestination").value_or(false);
       PC.CopyAt = C->getString("at").value_or("").str();
       if (!PC.Returned) {
         std::optional<int> Dst = index(*C, "dst", NP);

@@ -32,6 +32,7 @@ database, an unwritable cache) raise SummaryError; the callers then say so
 and run the check without summaries.
 """
 import concurrent.futures
+import functools
 import hashlib
 import json
 import os
@@ -44,7 +45,7 @@ import time
 CHECK = "cuda-async-read-before-sync"
 FORMAT = "cuda-async-read-before-sync-summaries"
 # The cache's own layout; a change of it or of the plugin empties the cache.
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 MAX_ROUNDS = 3
 
 
@@ -125,8 +126,12 @@ def _name_of(unit):
 
 
 def _functions(path):
-    """{USR: the function's JSON, canonical} and the called USRs of a summary
-    file, or ({}, []) when it cannot be read."""
+    """{USR: the function's JSON, canonical}, the unit's dependencies and
+    its own files, of a summary file; ({}, [], []) when it cannot be read.
+    The dependencies are keys: a USR of "calls" (every function the unit
+    calls without a body: the shape of its summary decides which callables
+    the check analyses) and "=" + a USR of "consults" (those whose summary
+    the analysis applied or looked for: its content decides)."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -136,7 +141,75 @@ def _functions(path):
         return {}, [], []
     funcs = {f["usr"]: json.dumps(f, sort_keys=True)
              for f in data.get("functions", []) if isinstance(f, dict) and "usr" in f}
-    return funcs, list(data.get("calls", [])), list(data.get("inputs", []))
+    deps = [u for u in data.get("calls", []) if isinstance(u, str)]
+    if "consults" in data:
+        deps += ["=" + u for u in data["consults"] if isinstance(u, str)]
+    else:  # a file without the distinction: every call counts in full
+        deps += ["=" + u for u in deps]
+    return funcs, deps, list(data.get("inputs", []))
+
+
+@functools.lru_cache(maxsize=None)
+def _text_digest(text):
+    return _digest(text.encode())
+
+
+# The fields of a summary that say who it is, not what the function does.
+_IDENTITY = ("usr", "name", "params")
+
+
+@functools.lru_cache(maxsize=None)
+def _shape(summary_json):
+    """What the selection of callables reads of a summary: none (absent),
+    "copies" (it leaves copies in flight), "effects" (anything else), or
+    "inert" (nothing: the call is known to do nothing the check models)."""
+    if summary_json is None:
+        return None
+    f = json.loads(summary_json)
+    if f.get("copies"):
+        return "copies"
+    return "effects" if any(v for k, v in f.items() if k not in _IDENTITY) else "inert"
+
+
+def _dependency(key, known):
+    """The value of a dependency key (see _functions) under the summaries
+    known (USR -> canonical JSON)."""
+    if key.startswith("="):
+        s = known.get(key[1:])
+        return _text_digest(s) if s is not None else None
+    shape = _shape(known.get(key))
+    return None if shape == "inert" else shape  # selection: inert as none
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+
+def _providers_first(units):
+    """The units in the order to run them cold: those likely to define what
+    the others call first, so that their summaries are published before
+    their callers start and the callers need no second run -- a unit whose
+    name, without its extension, is that of a header at least two other
+    units' main files include (the more, the earlier), then the larger main
+    files (a project's hub, and the longest runs first). Only an order: the
+    fixpoint makes the result the same."""
+    stems, included, size = {}, {}, {}
+    for u in units:
+        stems[u] = os.path.splitext(os.path.basename(u))[0]
+        try:
+            with open(u, errors="replace") as f:
+                text = f.read()
+        except OSError:
+            continue
+        size[u] = len(text)
+        for h in set(_INCLUDE.findall(text)):
+            stem = os.path.splitext(os.path.basename(h))[0]
+            if stem != stems[u]:
+                included[stem] = included.get(stem, 0) + 1
+    def shared(u):
+        n = included.get(stems[u], 0)
+        return n if n >= 2 else 0
+    return sorted(units, key=lambda u: (-shared(u), -size.get(u, 0), u))
+
 
 
 def _config_files(unit):
@@ -219,22 +292,19 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
             return False
         return all(_file_digest(p, memo) == d for p, d in e.get("inputs", {}).items())
 
-    def current(usr):
-        return _digest(known[usr].encode()) if usr in known else None
-
     def saw_current(unit):
-        """Did the unit's last run read the summaries now known of every
-        function it calls without a body? (Its entry's "seen": what each was
-        when the run began.)"""
+        """Did the unit's last run read the summaries now known of the
+        functions it depends on? (Its entry's "seen": what each was when the
+        run began.)"""
         seen = entries.get(unit, {}).get("seen", {})
-        return all(current(usr) == seen.get(usr) for usr in calls.get(unit, ()))
+        return all(_dependency(k, known) == seen.get(k) for k in calls.get(unit, ()))
 
     # Units gone from the database take their summaries with them.
     for unit in list(entries):
         if unit not in units:
             _forget(entries.pop(unit), units_dir, results_dir)
     known = {}  # USR -> canonical JSON, of the cached summaries
-    calls = {}  # unit -> USRs it calls without a body
+    calls = {}  # unit -> its dependency keys (_functions)
     for unit, e in entries.items():
         if e.get("summary"):
             funcs, called, _ = _functions(os.path.join(units_dir, e["summary"]))
@@ -254,15 +324,16 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
     # known: within this refresh (a bounded fixpoint), and in a later one,
     # also with a cache merged from shards (merge()).
     epoch, started = 0, {}
-    history = {}  # USR -> [(epoch, digest)] of its changes in this refresh
-    base = {usr: current(usr) for usr in known}
+    history = {}  # USR -> [(epoch, its JSON or None)] of its changes in this refresh
+    base = dict(known)
 
-    def seen_at(usr, when):
+    def seen_at(key, when):
+        usr = key.lstrip("=")
         value = base.get(usr)
-        for e, digest in history.get(usr, ()):
+        for e, summary in history.get(usr, ()):
             if e <= when:
-                value = digest
-        return value
+                value = summary
+        return _dependency(key, {usr: value} if value is not None else {})
     while todo and rounds < MAX_ROUNDS:
         rounds += 1
         work = tempfile.mkdtemp(prefix="cars-summaries-", dir=root)
@@ -285,7 +356,7 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
                     known.pop(usr, None)
                 if old_funcs.get(usr) != funcs.get(usr):
                     changed.add(usr)
-                    history.setdefault(usr, []).append((epoch, current(usr)))
+                    history.setdefault(usr, []).append((epoch, known.get(usr)))
             calls[unit] = set(called)
             # The findings of this run (same parse as the summary).
             result = name[:-len(".json")]
@@ -304,12 +375,12 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
                 "output": result + ".out",
                 "fixes": result + ".yaml" if os.path.isfile(kept) else None,
                 "rc": rc,
-                "seen": {usr: seen_at(usr, started[unit]) for usr in sorted(called)},
+                "seen": {k: seen_at(k, started[unit]) for k in sorted(called)},
                 "time": time.time(),
             }
 
         try:
-            waiting, running = list(todo), {}
+            waiting, running = _providers_first(todo), {}
             with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
                 while waiting or running:
                     while waiting and len(running) < jobs:

@@ -93,6 +93,7 @@ extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaDeviceSynchronize(v
 // ---- Error handling --------------------------------------------------------
 extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaGetLastError(void);
 extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaPeekAtLastError(void);
+extern __host__ cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
 extern __host__ __cudart_builtin__ const char *CUDARTAPI cudaGetErrorName(cudaError_t error);
 extern __host__ __cudart_builtin__ const char *CUDARTAPI cudaGetErrorString(cudaError_t error);
 

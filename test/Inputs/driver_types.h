@@ -79,6 +79,20 @@ enum __device_builtin__ cudaError {
   cudaErrorUnknown = 999
 };
 
+// ---- enum cudaMemoryType, struct cudaPointerAttributes (driver_types.h) ----
+enum __device_builtin__ cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+struct __device_builtin__ cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+};
+
 // ---- enum cudaMemcpyKind (driver_types.h) ----------------------------------
 enum __device_builtin__ cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,

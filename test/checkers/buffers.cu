@@ -36,6 +36,92 @@ void doubleBufferSyncsTheOtherHalf(float *h[2], float *d[2],
   }
 }
 
+//===--- A local pointer bound to another buffer in each iteration ---------===//
+
+// Issue 26, item 5: the copy of the previous iteration went into another
+// item's buffer (the element by the loop's own counter), so the write at
+// the top of this iteration is not a race.
+struct Item {
+  float *data;
+  cudaStream_t s;
+};
+
+void elementByTheLoopsCounter(Item *items, int n, const float *d) {
+  for (int i = 0; i < n; ++i) {
+    float *h = items[i].data;
+    h[0] = 0;
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, items[i].s);
+  }
+  cudaDeviceSynchronize();
+}
+
+void elementOfARangeFor(Item (&items)[4], const float *d) {
+  for (Item &it : items) {
+    float *h = it.data;
+    h[0] = 0;
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, it.s);
+  }
+  cudaDeviceSynchronize();
+}
+
+void allocatedEachIteration(const float *d, cudaStream_t s, int n) {
+  for (int i = 0; i < n; ++i) {
+    float *h;
+    cudaMallocHost(&h, 64);
+    h[0] = 0;
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  }
+  cudaStreamSynchronize(s);
+}
+
+// The same buffers again: a ring by another index, an outer loop's
+// counter, a constant element, a pointer assigned after its declaration.
+void ringByAnotherIndex(float *bufs[2], const float *d, cudaStream_t s,
+                        int n) {
+  for (int i = 0; i < n; ++i) {
+    float *h = bufs[i % 2];
+    h[0] = 0;
+    // CHECK: :[[@LINE-1]]:5: warning: 'h' is written before the asynchronous
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  }
+  cudaStreamSynchronize(s);
+}
+
+void outerLoopsCounter(Item *items, int n, const float *d) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 2; ++j) {
+      float *h = items[i].data;
+      h[0] = 0;
+      // CHECK: :[[@LINE-1]]:7: warning: 'h' is written before the asynchronous
+      cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, items[i].s);
+    }
+  cudaDeviceSynchronize();
+}
+
+void counterChangedInTheBody(Item *items, int n, const float *d) {
+  for (int i = 0; i < n; ++i) {
+    float *h = items[i].data;
+    h[0] = 0;
+    // CHECK: :[[@LINE-1]]:5: warning: 'h' is written before the asynchronous
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, items[i].s);
+    if (i == 3)
+      --i;
+  }
+  cudaDeviceSynchronize();
+}
+
+void assignedAfterItsDeclaration(float *bufs[2], const float *d,
+                                 cudaStream_t s, int n) {
+  for (int i = 0; i < n; ++i) {
+    float *h;
+    h = bufs[i % 2];
+    h[0] = 0;
+    // CHECK: :[[@LINE-1]]:5: warning: 'h' is written before the asynchronous
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  }
+  cudaStreamSynchronize(s);
+}
+
 // Constant elements (issue 12, class 9): buf[0] and buf[1] are different
 // buffers. buf[0] is complete once its stream is synchronized, whatever is
 // in flight into buf[1].

@@ -160,6 +160,70 @@ void defaultKindPinnedSource(float *dst, cudaStream_t s) {
   consume(dst[0]);
 }
 
+// Pointers of unknown kind: a copy to the host only where the destination
+// is host memory. Here nothing dereferences it on the host (device memory
+// passed on would be as likely: a device-to-device copy), so no claim.
+void storeResult(float *out);
+void defaultKindUnknownDestinationPassedOn(float *out, const float *in,
+                                           cudaStream_t s) {
+  cudaMemcpyAsync(out, in, 64, cudaMemcpyDefault, s);
+  storeResult(out);
+}
+
+// A copy wrapper (raft::copy's shape): the direction is decided at each
+// call by the argument.
+static void copyDefault(float *dst, const float *src, size_t bytes,
+                        cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
+}
+
+void wrapperIntoPinned(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  copyDefault(h, d, 64, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void wrapperIntoDevice(const float *src, cudaStream_t s) {
+  float *dd;
+  cudaMalloc(&dd, 64);
+  copyDefault(dd, src, 64, s);
+  storeResult(dd);
+}
+
+void wrapperIntoUnknownPassedOn(float *out, const float *in, cudaStream_t s) {
+  copyDefault(out, in, 64, s);
+  storeResult(out);
+}
+
+void wrapperIntoUnknownReadOnHost(float *out, const float *in, cudaStream_t s) {
+  copyDefault(out, in, 64, s);
+  consume(out[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'out' is read before the asynchronous
+}
+
+// Through two wrappers: the outer one passes its own parameter on.
+static void copyTwice(float *dst, const float *src, size_t bytes,
+                      cudaStream_t s) {
+  copyDefault(dst, src, bytes, s);
+}
+
+void twoWrappersIntoPinned(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  copyTwice(h, d, 64, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void twoWrappersIntoDevice(const float *src, cudaStream_t s) {
+  float *dd;
+  cudaMalloc(&dd, 64);
+  copyTwice(dd, src, 64, s);
+  storeResult(dd);
+}
+
 //===--- Error-checking wrappers -------------------------------------------===//
 
 #define CHECK(call)                                                           \

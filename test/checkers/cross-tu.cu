@@ -11,6 +11,7 @@
 // RUN:   -- %cuda_mock_flags -std=c++17 -I%S/Inputs/cross-tu
 // RUN: cat %t/s/framework.cu.*.json | FileCheck %s --check-prefix=EXPORT
 // RUN: cat %t/m/middle.cu.*.json | FileCheck %s --check-prefix=CALLS
+// RUN: cat %t/s/framework.cu.*.json | FileCheck %s --check-prefix=EXPORT-DEFAULT
 // RUN: %clang_tidy_cars %s \
 // RUN:   -config="{CheckOptions: {cuda-async-read-before-sync.SummaryImportPaths: '%t/s;%t/m'}}" \
 // RUN:   -- %cuda_mock_flags -std=c++17 -I%S/Inputs/cross-tu \
@@ -36,6 +37,10 @@
 // EXPORT-NEXT: "{{.*}}framework.cu",
 // EXPORT-NEXT: "{{.*}}framework.h"
 // EXPORT: "version": 1
+// fw::copyAny's copy (cudaMemcpyDefault) goes to the host only where the
+// caller's argument is host memory.
+// EXPORT-DEFAULT: "needsHostDestination": true
+// EXPORT-DEFAULT: "name": "fw::copyAny",
 // middle.cu calls framework.cu's functions without their bodies: a driver
 // re-runs it when their summaries change.
 // CALLS: "calls": [{{$}}
@@ -176,4 +181,40 @@ void syncThroughAChain(const float *d, size_t n, cudaStream_t s) {
   middleSync(s);
   consume(h[0]);
   // OPAQUE: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+
+//===--- A copy of inferred direction (cudaMemcpyDefault) in another unit ---===//
+
+void storeResult(float *out);
+
+void copyAnyIntoPinned(const float *d, size_t n, cudaStream_t s) {
+  float *h = pinned(n);
+  fw::copyAny(h, d, n, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+
+void copyAnyIntoDevice(const float *src, size_t n, cudaStream_t s) {
+  float *dd;
+  cudaMalloc(&dd, n);
+  fw::copyAny(dd, src, n, s);
+  storeResult(dd);
+}
+
+void copyAnyIntoUnknownPassedOn(float *out, const float *src, size_t n,
+                                cudaStream_t s) {
+  fw::copyAny(out, src, n, s);
+  storeResult(out);
+}
+
+//===--- A pointer-attribute query defined in another unit ---===//
+
+void attributeQueryIsNoAccess(const float *d, size_t n, cudaStream_t s) {
+  float *h = pinned(n);
+  cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);
+  if (!fw::isPinned(h))
+    return;
+  // OPAQUE: :[[@LINE-2]]:21: warning: 'h' is passed to 'isPinned' before
+  cudaStreamSynchronize(s);
+  consume(h[0]);
 }

@@ -42,4 +42,15 @@ void Reader::start(const float *d, size_t n) {
 }
 
 void Reader::wait() { cudaStreamSynchronize(s_); }
+
+void copyAny(float *dst, const float *src, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s);
+}
+
+bool isPinned(const void *p) {
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess)
+    return false;
+  return a.type == cudaMemoryTypeHost;
+}
 } // namespace fw

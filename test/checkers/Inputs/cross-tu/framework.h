@@ -17,6 +17,11 @@ float readFirst(const float *h);
 extern cudaStream_t gStream;
 void syncGlobal();
 float *fetchNew(const float *d, size_t n, cudaStream_t s);
+// cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s): the direction follows
+// from the pointers.
+void copyAny(float *dst, const float *src, size_t n, cudaStream_t s);
+// A pointer-attribute query (cudaPointerGetAttributes): no access of p.
+bool isPinned(const void *p);
 
 inline void copyToHost(float *h, const float *d, size_t n) {
   cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, currentStream());
