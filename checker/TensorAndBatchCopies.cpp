@@ -92,9 +92,13 @@ void EffectBuilder::collectBatchCopy(const CallExpr *C, const ApiEntry &E) {
         !inferredDeviceToHost(P, Src != Srcs.end() ? Src->second : nullptr))
       continue;
     if (P == Provenance::Pinned || P == Provenance::Unknown ||
-        (P == Provenance::Pageable && StrictMode))
+        (P == Provenance::Pageable && StrictMode)) {
       addCopy(C, Root, P == Provenance::Pageable,
               F.streamOf(arg(C, E.StreamArg)), nullptr);
+      // Of unknown kind: to the host only where it is host memory
+      // (CopySite::NeedsHostDestination), as for cudaMemcpyDefault.
+      Out.Copies.back()->NeedsHostDestination = P == Provenance::Unknown;
+    }
   }
 }
 

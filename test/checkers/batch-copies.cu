@@ -28,8 +28,8 @@ void batchIntoPinned(const float *d0, const float *d1, cudaStream_t s,
 
 // Destinations of unknown kind (parameters): the batch infers each
 // direction from the pointers, as cudaMemcpyDefault does, so a destination
-// not known to be device memory, from a source not known to be host memory,
-// is a device-to-host copy.
+// read or written on the host here, from a source not known to be host
+// memory, is a device-to-host copy.
 void batchIntoUnknown(float *a, float *b, const float *d0, const float *d1,
                       cudaStream_t s, cudaMemcpyAttributes *attrs,
                       size_t *idx) {
@@ -41,6 +41,18 @@ void batchIntoUnknown(float *a, float *b, const float *d0, const float *d1,
   cudaMemcpyBatchAsync(dsts, srcs, sizes, 2, attrs, idx, 1, s);
   consume(a[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'a' is read before the asynchronous
+}
+
+// Of unknown kind and never dereferenced on the host here (device memory
+// would be as likely): no claim, as for cudaMemcpyDefault.
+void storeResult(float *out);
+void batchIntoUnknownPassedOn(float *a, const float *d0, cudaStream_t s,
+                              cudaMemcpyAttributes *attrs, size_t *idx) {
+  void *dsts[] = {a};
+  const void *srcs[] = {d0};
+  size_t sizes[] = {64};
+  cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, attrs, idx, 1, s);
+  storeResult(a);
 }
 
 // From host memory (a pinned staging buffer), or into device memory: not
