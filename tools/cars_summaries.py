@@ -278,6 +278,12 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
             index = {}
     except (OSError, ValueError):
         index = {}
+    if not index:
+        # Another plugin's (or an unreadable index's) files would be read by
+        # the runs as if they were current: the cache starts empty.
+        for d in (units_dir, results_dir):
+            for name in os.listdir(d):
+                os.remove(os.path.join(d, name))
     entries = index.get("units", {}) if index else {}
     units = _units(os.path.join(db_dir, "compile_commands.json"))
     memo = {}
