@@ -86,9 +86,10 @@ struct CopySite {
   /// is decided at each call by the argument (HelperSummaries); otherwise
   /// the copy is dropped (Effects).
   bool NeedsHostDestination = false;
-  /// The destination's root expression where known (the copy's argument,
-  /// or the argument of a helper's call); null otherwise.
-  const Expr *DstRoot = nullptr;
+  /// The variable the destination is named by, where it is one (`h` of
+  /// `cudaMemcpyAsync(h, ...)` or of a helper's call `fetch(h, ...)`);
+  /// null otherwise.
+  const ValueDecl *DstVar = nullptr;
   /// The copy's source, a device buffer: its alias class key (empty when
   /// the copy is a helper's or the source is untrackable) and spelling.
   std::string Source;

@@ -166,7 +166,7 @@ void EffectBuilder::addCopy(const CallExpr *C, const Expr *Root,
                             bool Pageable, const StreamRef &S,
                             const Expr *Inner) {
   addCopy(C, AccessPath::of(Root), spelling(Root, Ctx), Pageable, S, Inner);
-  Out.Copies.back()->DstRoot = Root;
+  Out.Copies.back()->DstVar = namedDecl(Root);
 }
 
 void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,
@@ -471,10 +471,7 @@ void EffectBuilder::decideInferredDirections() {
       Site.NeedsHostDestination = false;
       continue;
     }
-    const auto *D = Site.DstRoot
-                        ? dyn_cast<DeclRefExpr>(strip(Site.DstRoot))
-                        : nullptr;
-    if (R.SummaryMode && D && isa<ParmVarDecl>(D->getDecl()))
+    if (R.SummaryMode && isa_and_nonnull<ParmVarDecl>(Site.DstVar))
       continue; // each call decides, by its argument
     Dropped.insert(Id);
   }

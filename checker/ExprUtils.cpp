@@ -70,6 +70,23 @@ static const Expr *wrappedStream(const CXXConstructExpr *CE) {
                                                      : nullptr;
 }
 
+const ValueDecl *namedDecl(const Expr *E) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
+  return D ? D->getDecl() : nullptr;
+}
+
+const Stmt *loopBody(const Stmt *S) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(S))
+    return F->getBody();
+  if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(S))
+    return R->getBody();
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(S))
+    return W->getBody();
+  if (const auto *D = dyn_cast_or_null<DoStmt>(S))
+    return D->getBody();
+  return nullptr;
+}
+
 const Expr *strip(const Expr *E) {
   while (E) {
     E = E->IgnoreParens();

@@ -55,6 +55,14 @@ bool isStreamConversion(const CXXMemberCallExpr *MC);
 /// Null in, null out.
 const Expr *strip(const Expr *E);
 
+/// The declaration E names (`h`, `(float *)h`: a DeclRefExpr after strip),
+/// or null.
+const ValueDecl *namedDecl(const Expr *E);
+
+/// The body of a loop statement (for, range-for, while, do), or null for
+/// any other statement.
+const Stmt *loopBody(const Stmt *S);
+
 /// The expression as spelled in the file (macro arguments included), or
 /// printed where it comes from a macro body or is long.
 std::string spelling(const Expr *E, const ASTContext &Ctx);

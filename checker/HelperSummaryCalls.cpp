@@ -277,7 +277,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
     AccessPath Key;
     std::string Name;
     Provenance Prov;
-    const Expr *DstRoot = nullptr;
+    const ValueDecl *DstVar = nullptr;
     if (PC.DstNamed >= 0) {
       const HelperSummary::NamedBuffer &B = S.Named[PC.DstNamed];
       Key = B.Path;
@@ -298,7 +298,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
       Key = AccessPath::of(Root);
       Name = spelling(Root, F.Ctx);
       Prov = F.provenanceOf(Root);
-      DstRoot = Root;
+      DstVar = namedDecl(Root);
     }
     if (Prov == Provenance::Device ||
         (Prov == Provenance::Pageable && !R.options().StrictMode))
@@ -317,7 +317,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
     // caller's accesses are known).
     Site->NeedsHostDestination =
         PC.NeedsHostDestination && Prov == Provenance::Unknown;
-    Site->DstRoot = DstRoot;
+    Site->DstVar = DstVar;
     Ids.push_back({Out.Copies.size() - 1, N});
   }
   return Ids;

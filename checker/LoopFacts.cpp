@@ -225,19 +225,9 @@ bool FunctionFacts::newBufferEachIteration(const VarDecl *V,
     return false;
   // The innermost loop whose body holds the declaration.
   const Stmt *Loop = nullptr;
-  for (const Stmt *S = PM.getParent(At); S && !Loop; S = PM.getParent(S)) {
-    const Stmt *Body = nullptr;
-    if (const auto *F = dyn_cast<ForStmt>(S))
-      Body = F->getBody();
-    else if (const auto *R = dyn_cast<CXXForRangeStmt>(S))
-      Body = R->getBody();
-    else if (const auto *W = dyn_cast<WhileStmt>(S))
-      Body = W->getBody();
-    else if (const auto *D = dyn_cast<DoStmt>(S))
-      Body = D->getBody();
-    if (Body && within(At, Body))
+  for (const Stmt *S = PM.getParent(At); S && !Loop; S = PM.getParent(S))
+    if (const Stmt *Body = loopBody(S); Body && within(At, Body))
       Loop = S;
-  }
   if (!Loop)
     return false;
   const Expr *Init = V->getInit();

@@ -103,15 +103,7 @@ void Solver::findCorrelated(const CFG &Cfg) {
     // meets its own earlier literal on the next iteration.
     SourceLocation Decl = SM.getExpansionLoc(L->V->getLocation());
     for (const Stmt *S = B->getTerminatorStmt(); S; S = F.PM.getParent(S)) {
-      const Stmt *Body = nullptr;
-      if (const auto *For = dyn_cast<ForStmt>(S))
-        Body = For->getBody();
-      else if (const auto *While = dyn_cast<WhileStmt>(S))
-        Body = While->getBody();
-      else if (const auto *Do = dyn_cast<DoStmt>(S))
-        Body = Do->getBody();
-      else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-        Body = Range->getBody();
+      const Stmt *Body = loopBody(S);
       if (!Body)
         continue;
       SourceRange R = SM.getExpansionRange(Body->getSourceRange()).getAsRange();

@@ -379,11 +379,10 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
   case Effect::Write:
     St.forget(Ev.Var);
     if (Ev.NewBuffer) // copies made through the variable went elsewhere
-      for (auto It = St.Pending.begin(); It != St.Pending.end();) {
-        const Expr *Root = Effects.Copies[It->second.Site]->DstRoot;
-        const auto *D = Root ? dyn_cast<DeclRefExpr>(strip(Root)) : nullptr;
-        It = D && D->getDecl() == Ev.Var ? St.Pending.erase(It) : std::next(It);
-      }
+      for (auto It = St.Pending.begin(); It != St.Pending.end();)
+        It = Effects.Copies[It->second.Site]->DstVar == Ev.Var
+                 ? St.Pending.erase(It)
+                 : std::next(It);
     return;
   case Effect::Produce:
     produce(St, Ev);

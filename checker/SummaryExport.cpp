@@ -430,25 +430,21 @@ std::string writeSummaryFile(llvm::StringRef Directory,
   llvm::sys::path::append(
       Target, llvm::sys::path::filename(MainFile) + "." +
                   llvm::utohexstr(llvm::xxh3_64bits(Abs.str())) + ".json");
-  llvm::sort(Calls);
-  Calls.erase(std::unique(Calls.begin(), Calls.end()), Calls.end());
-  llvm::sort(Consults);
-  Consults.erase(std::unique(Consults.begin(), Consults.end()), Consults.end());
-  Array CallList, ConsultList, InputList;
-  for (std::string &C : Calls)
-    CallList.push_back(std::move(C));
-  for (std::string &C : Consults)
-    ConsultList.push_back(std::move(C));
-  llvm::sort(Inputs);
-  for (std::string &I : Inputs)
-    InputList.push_back(std::move(I));
+  auto Sorted = [](std::vector<std::string> List) {
+    llvm::sort(List);
+    List.erase(std::unique(List.begin(), List.end()), List.end());
+    Array Out;
+    for (std::string &S : List)
+      Out.push_back(std::move(S));
+    return Out;
+  };
   Object File{{"format", SummaryFormatName},
               {"version", SummaryFormatVersion},
               {"file", Abs.str()},
               {"functions", std::move(Functions)},
-              {"calls", std::move(CallList)},
-              {"consults", std::move(ConsultList)},
-              {"inputs", std::move(InputList)}};
+              {"calls", Sorted(std::move(Calls))},
+              {"consults", Sorted(std::move(Consults))},
+              {"inputs", Sorted(std::move(Inputs))}};
   llvm::SmallString<256> Temp;
   int FD = -1;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(

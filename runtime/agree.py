@@ -44,8 +44,7 @@ import shutil
 import sys
 
 from corpus import (CASES_DIR, DRIVER_API_RE, HERE, REPO, RT_LINE_RE, TORCH_API_INCLUDE,
-                    case_text,
-                    detect_gpu, find_clang_tidy, find_nvcc, find_torch,
+                    case_text, detect_gpu, find_clang_tidy, find_nvcc, find_torch,
                     format_rows, load_cases, parallel, run, run_checker, slug)
 from fixits import fixed_cases, fixit_verdicts, format_fixit_table, load_fixed, make_fixed
 

@@ -205,11 +205,11 @@ def _providers_first(units):
             stem = os.path.splitext(os.path.basename(h))[0]
             if stem != stems[u]:
                 included[stem] = included.get(stem, 0) + 1
+
     def shared(u):
         n = included.get(stems[u], 0)
         return n if n >= 2 else 0
     return sorted(units, key=lambda u: (-shared(u), -size.get(u, 0), u))
-
 
 
 def _config_files(unit):
@@ -308,7 +308,7 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
     # Units gone from the database take their summaries with them.
     for unit in list(entries):
         if unit not in units:
-            _forget(entries.pop(unit), units_dir, results_dir)
+            _forget(entries.pop(unit), root)
     known = {}  # USR -> canonical JSON, of the cached summaries
     calls = {}  # unit -> its dependency keys (_functions)
     for unit, e in entries.items():
@@ -423,25 +423,31 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
     return units_dir
 
 
-def _forget(entry, units_dir, results_dir):
+def _cached_files(entry):
+    """The files of a unit's cache entry, as (folder, name): its summary
+    under units/, its output and its exported diagnostics under results/."""
+    return [(sub, entry[key]) for sub, key in
+            (("units", "summary"), ("results", "output"), ("results", "fixes"))
+            if entry.get(key)]
+
+
+def _forget(entry, root):
     """Removes the cached files of a unit gone from the database."""
-    for d, name in ((units_dir, entry.get("summary")), (results_dir, entry.get("output")),
-                    (results_dir, entry.get("fixes"))):
-        if name:
-            try:
-                os.remove(os.path.join(d, name))
-            except OSError:
-                pass
+    for sub, name in _cached_files(entry):
+        try:
+            os.remove(os.path.join(root, sub, name))
+        except OSError:
+            pass
 
 
 def results(database, db_dir, regexes=(), only=None):
     """The check's findings from the runs of the last refresh, for the units
     of the translated database in db_dir that run-clang-tidy would select
     with the file regexes (every unit without any), and of only (a
-    shard's units) when given. Returns (the units it
-    has final findings for, the paths of their exported diagnostics, their clang-tidy output, the highest exit
-    status, the units it has no final findings for: a unit that did not
-    finish, or one the fixpoint stopped short of). Call it right after
+    shard's units) when given. Returns (the units it has final findings
+    for, the paths of their exported diagnostics, their clang-tidy output,
+    the highest exit status, the units it has no final findings for: a unit
+    that did not finish, or one the fixpoint stopped short of). Call it right after
     refresh(): the findings are final when the summaries each unit saw are
     those in the cache."""
     root = cache_dir(database)
@@ -453,7 +459,7 @@ def results(database, db_dir, regexes=(), only=None):
         entries = {}
     patterns = [re.compile(r) for r in regexes]
     done, fixes, output, rc, missing = [], [], [], 0, []
-    for unit in sorted(_units(os.path.join(db_dir, "compile_commands.json"))):
+    for unit in database_units(db_dir):
         if (patterns and not any(p.search(unit) for p in patterns)) or (
                 only is not None and unit not in only):
             continue
@@ -527,9 +533,8 @@ def _merge(sources, root, index_path, log):
     for sub in ("units", "results"):
         os.makedirs(os.path.join(root, sub), exist_ok=True)
     for unit, (src, e) in best.items():
-        for sub, name in (("units", e.get("summary")), ("results", e.get("output")),
-                          ("results", e.get("fixes"))):
-            if name and os.path.realpath(src) != os.path.realpath(root):
+        if os.path.realpath(src) != os.path.realpath(root):
+            for sub, name in _cached_files(e):
                 shutil.copyfile(os.path.join(src, sub, name), os.path.join(root, sub, name))
     with open(index_path + ".tmp", "w") as f:
         json.dump({"plugin": plugin, "units": {u: e for u, (_, e) in best.items()}}, f,
