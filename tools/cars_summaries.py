@@ -520,11 +520,18 @@ def _merge(sources, root, index_path, log):
             log("summaries: %s is not a summary cache (%s): skipped" % (src, e))
     if not loaded:
         return 0
-    plugin = loaded[0][1].get("plugin")
+    # The plugin is the first given cache's: the one merged into may hold an
+    # older plugin's (a build before an upgrade), whose files then go.
+    given = [(src, index) for src, index in loaded
+             if os.path.realpath(src) != os.path.realpath(root)]
+    plugin = (given or loaded)[0][1].get("plugin")
     best = {}
     for src, index in loaded:
         if index.get("plugin") != plugin:
             log("summaries: %s was computed by another plugin or cache version: skipped" % src)
+            if os.path.realpath(src) == os.path.realpath(root):
+                for sub in ("units", "results"):
+                    shutil.rmtree(os.path.join(root, sub), ignore_errors=True)
             continue
         for unit, e in index.get("units", {}).items():
             if e.get("rc") is not None and (unit not in best or
