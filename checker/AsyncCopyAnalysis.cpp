@@ -198,32 +198,76 @@ const HelperSummary *AsyncCopyAnalysis::summary(const FunctionDecl *FD,
 }
 
 const HelperSummary *
-AsyncCopyAnalysis::summaryForExport(const FunctionDecl *FD) {
+AsyncCopyAnalysis::summaryForExport(const FunctionDecl *FD,
+                                    const CallBindings &Bound) {
   Work = 0;
   Wasted = 0;
   OverBudget = false;
   VisitCapped = false;
-  return summary(FD, /*Depth=*/1);
+  return summary(FD, /*Depth=*/1, nullptr, Bound);
+}
+
+std::vector<unsigned>
+AsyncCopyAnalysis::branchParams(const FunctionDecl *Def) {
+  if (auto It = BranchParams.find(Def); It != BranchParams.end())
+    return It->second;
+  BranchParams[Def]; // recursion meets no tested parameter
+  // A parameter passed on to one that decides a branch of a helper's body
+  // (a summary per value of it, through Bound) or that an imported summary
+  // has variants for.
+  auto Forwarded = [&](const FunctionDecl *Callee, unsigned I) {
+    if (const FunctionDecl *D = summarizable(Callee, Ctx.getSourceManager()))
+      return llvm::is_contained(branchParams(D), I);
+    importedSummary(Callee);
+    auto It = ImportedSummaries.find(Callee->getCanonicalDecl());
+    const llvm::json::Array *Variants =
+        It == ImportedSummaries.end() || !It->second.Json
+            ? nullptr
+            : It->second.Json->getArray("byConstant");
+    if (Variants)
+      for (const llvm::json::Value &V : *Variants)
+        if (const llvm::json::Object *O = V.getAsObject();
+            O && O->getInteger("param") == static_cast<int64_t>(I))
+          return true;
+    return false;
+  };
+  std::vector<unsigned> Tested = testedParams(Def, Forwarded);
+  return BranchParams[Def] = std::move(Tested);
 }
 
 const HelperSummary *
-AsyncCopyAnalysis::importedSummary(const FunctionDecl *FD) {
+AsyncCopyAnalysis::importedSummary(const FunctionDecl *FD,
+                                   const CallBindings &Bound) {
   if (!FD || !Opts.Imported || FD->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
     return nullptr;
   FD = FD->getCanonicalDecl();
   auto [It, New] = ImportedSummaries.try_emplace(FD);
+  ImportedEntry &E = It->second;
   if (New) {
     std::string USR = usrOf(FD);
     if (!USR.empty())
       Consulted.push_back(USR);
-    if (const llvm::json::Object *O = Opts.Imported->find(USR)) {
+    E.Json = Opts.Imported->find(USR);
+    if (E.Json) {
       if (!Usrs)
         Usrs = std::make_unique<UsrIndex>(Ctx);
-      It->second = importSummary(*O, FD, *Usrs);
+      E.Any = importSummary(*E.Json, FD, *Usrs);
     }
   }
-  return It->second.get();
+  const llvm::json::Array *Variants =
+      E.Json ? E.Json->getArray("byConstant") : nullptr;
+  if (Variants && E.Any)
+    for (const auto &[Param, Value] : Bound.Constants) {
+      unsigned P = Param->getFunctionScopeIndex();
+      auto [V, NewVariant] = E.Variants.try_emplace({P, Value});
+      if (NewVariant)
+        if (const llvm::json::Object *O = variantFor(*Variants, P, Value))
+          V->second = importSummary(*O, FD, *Usrs);
+      if (V->second)
+        return V->second.get();
+    }
+  return E.Any.get();
 }
 
 bool AsyncCopyAnalysis::hasSummary(const FunctionDecl *FD) {

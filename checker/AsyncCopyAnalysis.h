@@ -26,6 +26,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/JSON.h"
 #include <chrono>
 #include <memory>
 #include <map>
@@ -242,13 +243,27 @@ public:
 
   /// The summary of FD, defined in this translation unit, for other units
   /// (SummaryFiles.h): computed as for a call at the first helper level,
-  /// with a work budget of its own. Null: not analysable.
-  const HelperSummary *summaryForExport(const FunctionDecl *FD);
+  /// with a work budget of its own, under Bound (a constant-argument
+  /// variant; none: the summary for any argument). Null: not analysable.
+  const HelperSummary *summaryForExport(const FunctionDecl *FD,
+                                        const CallBindings &Bound = {});
+
+  /// The parameters of Def (indices) whose value decides a branch of its
+  /// body: of integral, enumeration or bool type, named in the condition
+  /// of an `if` or a `?:`, or passed on to such a parameter of a callee
+  /// (one summarised here, or imported with variants for it). A call's
+  /// constant argument for one is bound (CallBindings::Constants), and its
+  /// summary is per value. Cached (a copy: the cache grows while callers
+  /// iterate).
+  std::vector<unsigned> branchParams(const FunctionDecl *Def);
 
   /// The summary imported for FD, a function without a body in this
   /// translation unit and outside system headers (AnalysisOptions::
-  /// Imported), rebuilt once per translation unit; null: none.
-  const HelperSummary *importedSummary(const FunctionDecl *FD);
+  /// Imported), rebuilt once per translation unit; null: none. Bound: the
+  /// call's constant arguments; the summary exported for the first of them
+  /// that has a variant of its own ("byConstant") is the one applied.
+  const HelperSummary *importedSummary(const FunctionDecl *FD,
+                                       const CallBindings &Bound = {});
   /// The USRs importedSummary was asked for (with the import on), for the
   /// export: a driver re-runs this unit when one of their summaries changes.
   const std::vector<std::string> &consulted() const { return Consulted; }
@@ -296,9 +311,16 @@ private:
   std::map<std::pair<const FunctionDecl *, CallBindings>, CachedSummary>
       Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
-  /// Imported summaries by canonical declaration (null: none).
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HelperSummary>>
-      ImportedSummaries;
+  /// Imported summaries by canonical declaration (null: none), and their
+  /// constant-argument variants by (parameter, value).
+  struct ImportedEntry {
+    const llvm::json::Object *Json = nullptr;
+    std::unique_ptr<HelperSummary> Any;
+    std::map<std::pair<unsigned, long long>, std::unique_ptr<HelperSummary>>
+        Variants;
+  };
+  llvm::DenseMap<const FunctionDecl *, ImportedEntry> ImportedSummaries;
+  llvm::DenseMap<const FunctionDecl *, std::vector<unsigned>> BranchParams;
   std::unique_ptr<UsrIndex> Usrs;
   /// USRs of the functions without a body whose imported summary the
   /// analysis asked for (found or not): the summary file's "consults".

@@ -6,6 +6,7 @@
 #include "CallableSelection.h"
 #include "CudaApiModel.h"
 #include "HelperSummaries.h"
+#include "LibraryCode.h"
 #include "SummaryFiles.h"
 #include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -21,6 +22,16 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
+
+namespace {
+/// A function of a library included as a system header (LibraryCode.h):
+/// its body may make a modelled copy that clang-tidy's matchers, which skip
+/// system headers, never see.
+AST_MATCHER(FunctionDecl, isLibraryFunction) {
+  const SourceManager &SM = Finder->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(Node.getLocation()) && !isToolchainCode(&Node, SM);
+}
+} // namespace
 
 AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
                                                    ClangTidyContext *Context)
@@ -144,6 +155,10 @@ void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
     if (!Group->empty())
       Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(*Group)))),
                          this);
+  // So do calls of a library's functions: the selection tells whether one
+  // reaches a modelled copy.
+  Finder->addMatcher(callExpr(callee(functionDecl(isLibraryFunction()))),
+                     this);
   if (!ExportDirectory.empty())
     Finder->addMatcher(translationUnitDecl(), this);
 }
@@ -160,18 +175,20 @@ void AsyncReadBeforeSyncCheck::check(const MatchFinder::MatchResult &Result) {
 void AsyncReadBeforeSyncCheck::onEndOfTranslationUnit() {
   Profile = AnalysisProfile();
   if (ASTContext *Ctx = Triggered) {
-    // The project's own top-level declarations as the traversal scope while
-    // the check runs: clang's ExprMutationAnalyzer (FunctionFacts) asks for
-    // ancestors, which builds the parent map of the whole scope on first
-    // use -- with the CUDA or libtorch headers, 0.1-0.3 s and tens to
-    // hundreds of MB per translation unit (issue 13). Within the project's
-    // code the ancestors it asks for are the same; the scope is restored
-    // before the next check's end of translation unit.
+    // The top-level declarations of the project and of the libraries it
+    // includes as system headers (the code whose bodies the analysis
+    // follows, LibraryCode.h) as the traversal scope while the check runs:
+    // clang's ExprMutationAnalyzer (FunctionFacts) asks for ancestors,
+    // which builds the parent map of the whole scope on first use -- with
+    // the CUDA or libtorch headers, 0.1-0.3 s and tens to hundreds of MB per
+    // translation unit (issue 13). Within the code followed the ancestors
+    // it asks for are the same; the scope is restored before the next
+    // check's end of translation unit.
     std::vector<Decl *> SavedScope = Ctx->getTraversalScope();
     std::vector<Decl *> Own;
     const SourceManager &SM = Ctx->getSourceManager();
     for (Decl *D : Ctx->getTranslationUnitDecl()->decls())
-      if (!SM.isInSystemHeader(D->getLocation()))
+      if (!isToolchainCode(D, SM))
         Own.push_back(D);
     Ctx->setTraversalScope(Own);
     std::vector<const FunctionDecl *> Callables;
@@ -346,9 +363,23 @@ void AsyncReadBeforeSyncCheck::exportSummaries(ASTContext &Ctx) {
        selectCallables(Ctx, std::clamp(HelperDepth, 1u, 8u), Role)) {
     if (!isExported(FD, SM))
       continue;
-    if (const HelperSummary *S = A.summaryForExport(FD))
-      if (std::optional<llvm::json::Object> O = exportSummary(*S, FD, Ctx))
-        Functions.push_back(std::move(*O));
+    const HelperSummary *S = A.summaryForExport(FD);
+    std::optional<llvm::json::Object> O =
+        S ? exportSummary(*S, FD, Ctx) : std::nullopt;
+    if (!O)
+      continue;
+    // A summary per value of a bool or enumeration parameter that decides
+    // a branch (SummaryFiles.h, "byConstant").
+    for (unsigned P : A.branchParams(FD))
+      for (long long V : variantValues(FD->getParamDecl(P)->getType())) {
+        CallBindings Bound;
+        Bound.Constants.push_back({FD->getParamDecl(P), V});
+        if (const HelperSummary *SV = A.summaryForExport(FD, Bound))
+          if (std::optional<llvm::json::Object> OV =
+                  exportSummary(*SV, FD, Ctx))
+            addVariant(*O, std::move(*OV), P, V);
+      }
+    Functions.push_back(std::move(*O));
   }
   OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
   if (!Main)

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CallableSelection.h"
+#include "LibraryCode.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -41,9 +42,10 @@ public:
   bool TraverseDecl(Decl *D) {
     if (!D)
       return true;
-    // The project's own declarations only.
+    // The project's own declarations and libraries' (LibraryCode.h),
+    // not the toolchain's.
     if (Stack.empty() && !isa<TranslationUnitDecl>(D) &&
-        SM.isInSystemHeader(D->getLocation()))
+        isToolchainCode(D, SM))
       return true;
     auto *FD = dyn_cast<FunctionDecl>(D);
     if (!FD || !FD->doesThisDeclarationHaveABody())
@@ -171,10 +173,13 @@ selectCallables(ASTContext &Ctx, unsigned Levels,
     }
   }
 
-  // The project's own callables with a selecting call of their own.
+  // The project's own callables with a selecting call of their own
+  // (libraries' are walked for their calls, never reported in).
+  const SourceManager &SM = Ctx.getSourceManager();
   std::vector<std::pair<unsigned, const FunctionDecl *>> Selected;
   for (size_t N = 0; N < Nodes.size(); ++N) {
-    if (Nodes[N].FD->isTemplated())
+    if (Nodes[N].FD->isTemplated() ||
+        SM.isInSystemHeader(Nodes[N].FD->getLocation()))
       continue;
     for (const Resolved &C : Calls[N])
       if (C.Role != CalleeRole::Other ||

@@ -12,11 +12,12 @@
 // Why not clang's CallGraph or ASTMatchers' forCallable: forCallable builds
 // the parent map of the whole translation unit (31-228 MB and ~0.1 s on a
 // CUDA or libtorch file, issue 13), and CallGraph walks system headers and
-// skips template instantiations. This walk visits only declarations outside
-// system headers: a system header's function is never summarised
+// skips template instantiations. This walk visits the project's own
+// declarations and libraries' in system headers (raft's copy wrappers), not
+// the toolchain's (LibraryCode.h): a toolchain function is never summarised
 // (summarizable), so a chain through one cannot leave a copy pending.
 //
-// May call: clang's AST (RecursiveASTVisitor, SourceManager). Called by
+// May call: LibraryCode, clang's AST (RecursiveASTVisitor, SourceManager). Called by
 // AsyncReadBeforeSyncCheck.
 //
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,7 @@
 
 #include "FunctionFacts.h"
 #include "ExprUtils.h"
+#include "LibraryCode.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -176,7 +177,7 @@ void FunctionFacts::collectStreamSetters() {
       return It->second;
     };
     if (!E && Callee && Callee->hasBody(Def) && Def &&
-        !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) &&
+        !isToolchainCode(Def, Ctx.getSourceManager()) &&
         SetsCurrent()) {
       Setters.push_back({C->getBeginLoc(), nullptr, anyStream(C)});
     }

@@ -188,18 +188,29 @@ void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,
 
 /// What the helper's parameters are bound to here (CallBindings):
 /// function-pointer parameters whose argument is a function the model knows
-/// (or this callable's own bound parameter), and cudaMemcpyKind parameters
-/// whose argument is a constant.
+/// (or this callable's own bound parameter), and parameters whose argument
+/// is a constant: cudaMemcpyKind ones, and those that decide a branch of
+/// the helper's body (AsyncCopyAnalysis::branchParams) -- of a function
+/// without a body here, every integral one (its imported summary may have
+/// a variant for the value). The parameters are the definition's, which
+/// its body names.
 CallBindings EffectBuilder::bindings(const CallExpr *C,
                                      const FunctionDecl *Callee) const {
   CallBindings Bound;
-  for (unsigned P = 0; P < Callee->getNumParams(); ++P) {
-    const ParmVarDecl *Param = Callee->getParamDecl(P);
+  const FunctionDecl *Def = summarizable(Callee, Ctx.getSourceManager());
+  std::optional<std::vector<unsigned>> Tested;
+  if (Def)
+    Tested = R.Owner.branchParams(Def);
+  const FunctionDecl *Params = Def ? Def : Callee;
+  for (unsigned P = 0; P < Params->getNumParams(); ++P) {
+    const ParmVarDecl *Param = Params->getParamDecl(P);
     const Expr *A = paramArg(C, P);
     if (!A)
       continue;
     QualType T = Param->getType().getNonReferenceType();
-    if (isMemcpyKindType(T)) {
+    if (isMemcpyKindType(T) ||
+        (T->isIntegralOrEnumerationType() &&
+         (!Tested || llvm::is_contained(*Tested, P)))) {
       if (auto V = F.constantArg(A))
         Bound.Constants.push_back({Param, *V});
       continue;
@@ -319,7 +330,8 @@ void EffectBuilder::collectCallEffects() {
     // Defined in another translation unit: its imported summary, if any
     // (SummaryFiles.h); the call may still order device work (MayOrder).
     const HelperSummary *Imported =
-        Def || !Callee ? nullptr : R.Owner.importedSummary(Callee);
+        Def || !Callee ? nullptr
+                       : R.Owner.importedSummary(Callee, bindings(C, Callee));
     if (!Def && !Imported) {
       OpaqueCalls.push_back({C, Callee}); // barriers, if there are producers
       continue; // opaque: HostAccess reports buffers passed to it

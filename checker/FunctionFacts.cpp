@@ -331,6 +331,10 @@ std::optional<long long> FunctionFacts::constantArg(const Expr *E) const {
   if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
       !MutatedVars.count(V))
     return evalInt(V->getInit(), Ctx);
+  return boundConstant(V);
+}
+
+std::optional<long long> FunctionFacts::boundConstant(const VarDecl *V) const {
   if (V && isa<ParmVarDecl>(V) && !MutatedVars.count(V))
     for (const auto &[Param, Value] : Bound.Constants)
       if (Param == V)

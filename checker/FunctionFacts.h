@@ -13,7 +13,7 @@
 //  - variables that hold a query's result, variables that are changed or
 //    whose address escapes, constants, fields of parameter structs.
 //
-// May call: CudaApiModel, TorchModel, ExprUtils, AccessPath. Read (and its
+// May call: CudaApiModel, TorchModel, ExprUtils, AccessPath, LibraryCode. Read (and its
 // alias classes extended) by Effects, the Solver and HelperSummaries.
 //
 //===----------------------------------------------------------------------===//
@@ -195,6 +195,10 @@ public:
   /// changed, or a parameter bound to a constant at the call being
   /// summarized and never changed. nullopt otherwise (and for null).
   std::optional<long long> constantArg(const Expr *E) const;
+  /// The constant parameter V is bound to at the call being summarized
+  /// (CallBindings::Constants), when the callable never changes V; nullopt
+  /// otherwise.
+  std::optional<long long> boundConstant(const VarDecl *V) const;
 
   /// The last value written to Field of the parameter struct behind `Ptr`
   /// (`&p`) before call C, or nullptr. Field is a ParamsStructFields name

@@ -9,9 +9,11 @@
 
 #include "HelperSummaries.h"
 #include "ExprUtils.h"
+#include "LibraryCode.h"
 #include "Solver.h"
 #include "TorchModel.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include <algorithm>
 #include <set>
 
@@ -74,7 +76,7 @@ const FunctionDecl *summarizable(const FunctionDecl *FD,
                                  const SourceManager &SM) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def || Def->isTemplated() ||
-      Def->isInvalidDecl() || SM.isInSystemHeader(Def->getLocation()))
+      Def->isInvalidDecl() || isToolchainCode(Def, SM))
     return nullptr;
   // A destructor is summarized for local objects (Effects), whose dynamic
   // type is their declared type: a virtual one is the one that runs.
@@ -82,6 +84,59 @@ const FunctionDecl *summarizable(const FunctionDecl *FD,
       M && M->isVirtual() && !isa<CXXDestructorDecl>(M))
     return nullptr;
   return Def;
+}
+
+std::vector<unsigned> testedParams(
+    const FunctionDecl *Def,
+    llvm::function_ref<bool(const FunctionDecl *Callee, unsigned I)>
+        Forwarded) {
+  auto ParamOf = [](const Expr *E) -> const ParmVarDecl * {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts()
+                                                    : nullptr);
+    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    return P && P->getType()->isIntegralOrEnumerationType() ? P : nullptr;
+  };
+  struct Walk : RecursiveASTVisitor<Walk> {
+    decltype(ParamOf) &Param;
+    llvm::function_ref<bool(const FunctionDecl *, unsigned)> Forwarded;
+    std::set<unsigned> Found;
+    Walk(decltype(ParamOf) &Param,
+         llvm::function_ref<bool(const FunctionDecl *, unsigned)> Forwarded)
+        : Param(Param), Forwarded(Forwarded) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      for (unsigned I = 0; Callee && I < Callee->getNumParams(); ++I)
+        if (const ParmVarDecl *P = Param(paramArg(C, I)))
+          if (Forwarded(Callee, I))
+            Found.insert(P->getFunctionScopeIndex());
+      return true;
+    }
+    void names(const Expr *Cond) {
+      struct Refs : RecursiveASTVisitor<Refs> {
+        std::set<unsigned> &Found;
+        explicit Refs(std::set<unsigned> &Found) : Found(Found) {}
+        bool VisitDeclRefExpr(DeclRefExpr *D) {
+          if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+              P && P->getType()->isIntegralOrEnumerationType())
+            Found.insert(P->getFunctionScopeIndex());
+          return true;
+        }
+      } R(Found);
+      R.TraverseStmt(const_cast<Expr *>(Cond));
+    }
+    bool VisitIfStmt(IfStmt *S) {
+      names(S->getCond());
+      return true;
+    }
+    bool VisitConditionalOperator(ConditionalOperator *C) {
+      names(C->getCond());
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } W(ParamOf, Forwarded);
+  if (Def && Def->getBody())
+    W.TraverseStmt(Def->getBody());
+  return std::vector<unsigned>(W.Found.begin(), W.Found.end());
 }
 
 //===----------------------------------------------------------------------===//

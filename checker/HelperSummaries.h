@@ -18,7 +18,8 @@
 // helper's body are AsyncCopyAnalysis::summary's.
 //
 // May call: FunctionFacts, Effects, Solver (its transfers), PendingState,
-// AccessPath, ExprUtils, CudaApiModel.
+// AccessPath, ExprUtils, CudaApiModel, LibraryCode (whose bodies are
+// summarised).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,7 @@
 #include "FunctionFacts.h"
 #include "PendingState.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -159,12 +161,21 @@ struct HelperSummary {
   std::vector<NamedBuffer> Named;
 };
 
-/// Helpers whose bodies are looked through: defined outside system headers,
-/// not templated patterns, not virtual (an override may run instead; a
+/// Helpers whose bodies are looked through: the project's or a library's
+/// code, not the toolchain's (LibraryCode.h), not templated patterns, not virtual (an override may run instead; a
 /// destructor is summarized only for local objects, whose type is exact).
 /// The definition, or null.
 const FunctionDecl *summarizable(const FunctionDecl *FD,
                                  const SourceManager &SM);
+
+/// The parameters of Def (indices) of integral, enumeration or bool type
+/// named in the condition of an `if` or a `?:` of its body, or passed as
+/// they are to parameter I of a function Callee for which Forwarded says
+/// so (AsyncCopyAnalysis::branchParams caches it).
+std::vector<unsigned> testedParams(
+    const FunctionDecl *Def,
+    llvm::function_ref<bool(const FunctionDecl *Callee, unsigned I)>
+        Forwarded);
 
 /// A synthetic copy a summary run seeds at the helper's entry (read only by
 /// this file's code; a CopySite points to it).

@@ -9,6 +9,7 @@
 
 #include "FunctionFacts.h"
 #include "ExprUtils.h"
+#include "LibraryCode.h"
 #include "TorchModel.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
@@ -153,7 +154,7 @@ const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isTemplated() ||
       !Def->getReturnType()->isPointerType() ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+      isToolchainCode(Def, Ctx.getSourceManager()))
     return nullptr;
   std::vector<const ReturnStmt *> Returns;
   collectReturns(Def->getBody(), Returns);

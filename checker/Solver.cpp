@@ -258,6 +258,10 @@ std::optional<PendingState> Solver::run() {
             Edge.Pending.erase(Id);
       }
       if (Cond && Index < 2)
+        if (std::optional<bool> Known = boundCondition(Cond);
+            Known && *Known != (Index == 0))
+          continue; // the caller's constant argument takes the other edge
+      if (Cond && Index < 2)
         if (auto L = conditionLiteral(Cond, /*OnTrue=*/Index == 0))
           if (!Edge.assume(*L))
             continue; // contradicts what this path already assumed

@@ -120,6 +120,11 @@ private:
   std::optional<Literal> literalOf(const Expr *Cond, bool OnTrue) const;
   /// literalOf, for variables in Correlated only.
   std::optional<Literal> conditionLiteral(const Expr *Cond, bool OnTrue) const;
+  /// The value of a condition on a parameter bound to a constant at the
+  /// call being summarized (FunctionFacts::boundConstant): `if (wait)`,
+  /// `if (kind == Behavior::Sync)` under `wait = true`, `kind = Sync`.
+  /// The other edge is not taken. nullopt: not known.
+  std::optional<bool> boundCondition(const Expr *Cond) const;
   /// Variables whose literals can meet another test of them: tested by two
   /// or more branch conditions, or by one inside a loop that the variable
   /// is declared outside of. A literal on any other variable (the

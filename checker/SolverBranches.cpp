@@ -2,8 +2,9 @@
 //
 // The Solver's branch refinement: the edge on which a cudaStreamQuery /
 // cudaEventQuery result is known to be cudaSuccess, the literal a
-// condition on a stable variable gives on each edge, and the variables
-// whose literals are kept (findCorrelated).
+// condition on a stable variable gives on each edge, the variables whose
+// literals are kept (findCorrelated), and the edge a parameter bound to a
+// constant at the call decides (boundCondition).
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +85,14 @@ std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
   if (L && !Correlated.contains(L->V))
     return std::nullopt;
   return L;
+}
+
+std::optional<bool> Solver::boundCondition(const Expr *Cond) const {
+  std::optional<Literal> L = literalOf(Cond, /*OnTrue=*/true);
+  std::optional<long long> V = L ? F.boundConstant(L->V) : std::nullopt;
+  if (!V)
+    return std::nullopt;
+  return (*V == L->C) == L->Eq;
 }
 
 void Solver::findCorrelated(const CFG &Cfg) {

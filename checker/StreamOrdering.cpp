@@ -3,6 +3,7 @@
 #include "StreamOrdering.h"
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
+#include "LibraryCode.h"
 #include "TorchModel.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -128,8 +129,7 @@ public:
 private:
   void special(const FunctionDecl *F) {
     const SourceManager &SM = Ctx.getSourceManager();
-    if (!F || Out.Orders || F->isTrivial() ||
-        SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+    if (!F || Out.Orders || F->isTrivial() || isToolchainCode(F, SM))
       return;
     const FunctionDecl *Def = summarizable(F, SM);
     if (!Def || Depth == 0 || Def == Fn) {

@@ -19,8 +19,8 @@
 //    transfer or allocation, or issues work on a stream other than one of
 //    its stream parameters (followed to a bounded depth; deeper: orders).
 //
-// May call: CudaApiModel, TorchModel, ExprUtils, HelperSummaries
-// (summarizable). Cached per helper by AsyncCopyAnalysis.
+// May call: CudaApiModel, TorchModel, ExprUtils, LibraryCode,
+// HelperSummaries (summarizable). Cached per helper by AsyncCopyAnalysis.
 //
 //===----------------------------------------------------------------------===//
 

@@ -30,7 +30,10 @@
 //                   "streamParam", "torch"}],
 //     "captureStreams": [<stream>], "namedBufferStreams",
 //     "named": [{"path", "name", "unsynced": [capture stream or -1],
-//                "guards": [<guard>]}] }
+//                "guards": [<guard>]}],
+//     "byConstant": [{"param", "value", "params", and the fields above as
+//                     they are when parameter "param" is "value" at the
+//                     call}] (only variants that differ) }
 // <stream>: {"kind": "legacy" | "perThread" | "named" | "unknown", "path",
 // "spelling"}; <event>: {"path", "spelling"}; <guard>: {"eventParam"} or
 // <event>; a path: {"root": "this" | "global" | "call", "usr" (global,
@@ -407,6 +410,42 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
 }
 
 } // namespace
+
+std::vector<long long> variantValues(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (T->isBooleanType())
+    return {0, 1};
+  const auto *ET = T->getAs<EnumType>();
+  const EnumDecl *ED = ET ? ET->getDecl()->getDefinition() : nullptr;
+  std::vector<long long> Out;
+  if (!ED)
+    return Out;
+  for (const EnumConstantDecl *E : ED->enumerators()) {
+    if (Out.size() == MaxVariantValues)
+      return {};
+    Out.push_back(E->getInitVal().getExtValue());
+  }
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+void addVariant(Object &Summary, Object Variant, unsigned Param,
+                long long Constant) {
+  for (llvm::StringRef Identity : {"usr", "name"})
+    Variant.erase(Identity); // "params" stays: the import checks it
+  bool Same = true;
+  for (const auto &[Key, V] : Variant)
+    if (const Value *Any = Summary.get(Key); !Any || *Any != V)
+      Same = false;
+  if (Same)
+    return;
+  Variant["param"] = static_cast<int64_t>(Param);
+  Variant["value"] = static_cast<int64_t>(Constant);
+  if (!Summary.getArray("byConstant"))
+    Summary["byConstant"] = Array();
+  Summary.getArray("byConstant")->push_back(std::move(Variant));
+}
 
 std::optional<Object> exportSummary(const HelperSummary &S,
                                     const FunctionDecl *FD, ASTContext &Ctx) {

@@ -15,6 +15,10 @@
 //    and file version, and a HelperSummary rebuilt for a declaration of the
 //    importing unit: parameters by index, members of `this` by name in the
 //    method's class, globals and called functions by USR.
+//    A function whose branches test a parameter of bool or enumeration
+//    type also gets a summary per value of that parameter ("byConstant"),
+//    applied at a call whose argument is that constant (`copyToHost(...,
+//    CallBehavior::Sync)`): the blocking branch's caller is not warned.
 // A fact the format cannot name (a stream reached through an index or a
 // parameter's member, a lambda's capture) is left out on the side that
 // cannot make a warning wrong: a sync, a record, a guard or a join the
@@ -114,12 +118,32 @@ std::unique_ptr<HelperSummary> importSummary(const llvm::json::Object &O,
                                              const FunctionDecl *FD,
                                              UsrIndex &Index);
 
+/// The variant among a summary's "byConstant" entries for parameter
+/// Param bound to Value, or null.
+const llvm::json::Object *variantFor(const llvm::json::Array &Variants,
+                                     unsigned Param, long long Value);
+
 /// The JSON form of S, the summary of FD (defined in this translation
 /// unit), or nullopt when FD has no USR. Facts the format cannot name are
 /// left out as the opening comment says.
 std::optional<llvm::json::Object> exportSummary(const HelperSummary &S,
                                                 const FunctionDecl *FD,
                                                 ASTContext &Ctx);
+
+/// The values a parameter of type T gets a constant-argument variant for
+/// ("byConstant"): false and true for a bool, each enumerator's value for
+/// an enumeration of at most MaxVariantValues of them; none otherwise (an
+/// integer's values are too many to export; a call in this unit binds
+/// them all the same, CallBindings).
+inline constexpr unsigned MaxVariantValues = 8;
+std::vector<long long> variantValues(QualType T);
+
+/// Adds to Summary, the exported form of FD's summary for any argument,
+/// its variant for parameter Param bound to Value when that says anything
+/// else ("byConstant": the variant's own fields, with "param" and
+/// "value").
+void addVariant(llvm::json::Object &Summary, llvm::json::Object Variant,
+                unsigned Param, long long Value);
 
 /// Writes the summary file of the translation unit of MainFile into
 /// Directory (created if missing): its exported Functions, the USRs of

@@ -18,6 +18,7 @@ Usage:
       [--plugin P] [--clang-tidy P] [--cuda-path P] [--jobs N]
       [--timeout S] [--out FILE.json] [--files-limit N] [--match REGEX]
       [--extra-arg ARG ...] [--rmm PATH] [--rapids-logger PATH] [--cccl PATH]
+      [--raft-as-system]
 
   scripts/real-code.py --diff OLD.json NEW.json   # what changed, times aside
 
@@ -42,7 +43,10 @@ Projects (the file sets and flags each recipe uses):
                 looked for next to --src (../rmm, ../rapids-logger) unless
                 --rmm / --rapids-logger say where; rmm needs CCCL >= 3.3,
                 so a CCCL checkout (--cccl, default ../cccl when present)
-                replaces the toolkit's include/cccl.
+                replaces the toolkit's include/cccl. --raft-as-system
+                passes cpp/include as -isystem instead, as a project using
+                an installed raft sees it (findings in raft's headers are
+                then not reported, only those in the tests).
   generic       every .cu file, with only the base flags and -I <src>.
 
 Base flags: .cu/.cuh files get `-x cuda --cuda-path=<cuda> --cuda-host-only
@@ -383,7 +387,8 @@ class Raft(Recipe):
 
     def flags(self, rel):
         cpp = os.path.join(self.src, "cpp")
-        out = ["-I" + os.path.join(cpp, "include"),
+        own = "-isystem" if self.args.raft_as_system else "-I"
+        out = [own, os.path.join(cpp, "include"),
                "-I" + os.path.join(cpp, "internal"),
                "-I" + os.path.join(cpp, "tests"),
                "-isystem", self.gen,
@@ -743,6 +748,9 @@ def main(argv=None):
     ap.add_argument("--cccl",
                     help="raft: a CCCL checkout to use instead of the "
                     "toolkit's (default ../cccl when present)")
+    ap.add_argument("--raft-as-system", action="store_true",
+                    help="raft: its own headers (cpp/include) as -isystem, "
+                    "as CMake hands an imported raft to its users")
     ap.add_argument("--no-nvcc-shims", action="store_true",
                     help="leave out the nvcc-compatibility headers (host "
                     "min/max, omp.h) from the base flags")

@@ -12,6 +12,7 @@
 // RUN: cat %t/s/framework.cu.*.json | FileCheck %s --check-prefix=EXPORT
 // RUN: cat %t/m/middle.cu.*.json | FileCheck %s --check-prefix=CALLS
 // RUN: cat %t/s/framework.cu.*.json | FileCheck %s --check-prefix=EXPORT-DEFAULT
+// RUN: cat %t/s/framework.cu.*.json | FileCheck %s --check-prefix=EXPORT-VARIANTS
 // RUN: %clang_tidy_cars %s \
 // RUN:   -config="{CheckOptions: {cuda-async-read-before-sync.SummaryImportPaths: '%t/s;%t/m'}}" \
 // RUN:   -- %cuda_mock_flags -std=c++17 -I%S/Inputs/cross-tu \
@@ -217,4 +218,58 @@ void attributeQueryIsNoAccess(const float *d, size_t n, cudaStream_t s) {
   // OPAQUE: :[[@LINE-2]]:21: warning: 'h' is passed to 'isPinned' before
   cudaStreamSynchronize(s);
   consume(h[0]);
+}
+
+//===--- Effects chosen by a constant argument (byConstant variants) ---===//
+// (Keys are written in sorted order: a function's "byConstant" before its
+// "name".) Only the variant that differs is written: Sync (0), wait (1).
+// EXPORT-VARIANTS: "byConstant": [{{$}}
+// EXPORT-VARIANTS-NEXT: {
+// EXPORT-VARIANTS: "copies": [],
+// EXPORT-VARIANTS: "param": 3,
+// EXPORT-VARIANTS: "value": 0
+// EXPORT-VARIANTS-NEXT: }
+// EXPORT-VARIANTS-NEXT: ],
+// EXPORT-VARIANTS: "name": "fw::copyToHost",
+// EXPORT-VARIANTS: "byConstant": [{{$}}
+// EXPORT-VARIANTS-NEXT: {
+// EXPORT-VARIANTS: "param": 3,
+// EXPORT-VARIANTS: "value": 1
+// EXPORT-VARIANTS-NEXT: }
+// EXPORT-VARIANTS-NEXT: ],
+// EXPORT-VARIANTS: "name": "fw::fetchMaybeWait",
+
+void blockingBehavior(const float *d, size_t n, cudaStream_t s) {
+  float *h = pinned(n);
+  fw::copyToHost(h, d, n, fw::CallBehavior::Sync, s);
+  consume(h[0]);
+}
+
+void asyncBehavior(const float *d, size_t n, cudaStream_t s) {
+  float *h = pinned(n);
+  fw::copyToHost(h, d, n, fw::CallBehavior::Async, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+
+void behaviorNotKnown(const float *d, size_t n, fw::CallBehavior b,
+                      cudaStream_t s) {
+  float *h = pinned(n);
+  fw::copyToHost(h, d, n, b, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+
+void waitFlagSet(const float *d, size_t n, cudaStream_t s) {
+  float *h = pinned(n);
+  const bool wait = true;
+  fw::fetchMaybeWait(h, d, n, wait, s);
+  consume(h[0]);
+}
+
+void waitFlagClear(const float *d, size_t n, cudaStream_t s) {
+  float *h = pinned(n);
+  fw::fetchMaybeWait(h, d, n, false, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
 }

@@ -660,3 +660,73 @@ void notJoinedThenSyncCallerStream(cudaStream_t s, float *h, const float *d) {
   consumeValue(h[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
+
+//===--- A constant argument that decides the helper's branch ---===//
+// The helper's summary is per value of a parameter its branches test
+// (`copyToHost(..., Behavior::Sync)` takes the blocking branch); a value
+// not known at the call, or a parameter the helper changes, is any value.
+
+enum class Behavior { Sync, Async };
+
+void copyByBehavior(float *h, const float *d, Behavior b, cudaStream_t s) {
+  if (b == Behavior::Sync)
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  else
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+}
+
+void copyThenMaybeWait(float *h, const float *d, int wait, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (wait != 0)
+    cudaStreamSynchronize(s);
+}
+
+void forwardsBehavior(float *h, const float *d, Behavior b, cudaStream_t s) {
+  copyByBehavior(h, d, b, s);
+}
+
+void waitFlagOverwritten(float *h, const float *d, bool wait, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  wait = !wait;
+  if (wait)
+    cudaStreamSynchronize(s);
+}
+
+void syncBehavior(float *h, const float *d, cudaStream_t s) {
+  copyByBehavior(h, d, Behavior::Sync, s);
+  consumeValue(h[0]);
+}
+
+void asyncBehavior(float *h, const float *d, cudaStream_t s) {
+  copyByBehavior(h, d, Behavior::Async, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void behaviorOfCaller(float *h, const float *d, Behavior b, cudaStream_t s) {
+  copyByBehavior(h, d, b, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void syncBehaviorTwoLevels(float *h, const float *d, cudaStream_t s) {
+  forwardsBehavior(h, d, Behavior::Sync, s);
+  consumeValue(h[0]);
+}
+
+void intFlagSet(float *h, const float *d, cudaStream_t s) {
+  copyThenMaybeWait(h, d, 1, s);
+  consumeValue(h[0]);
+}
+
+void intFlagClear(float *h, const float *d, cudaStream_t s) {
+  copyThenMaybeWait(h, d, 0, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+void flagChangedInHelper(float *h, const float *d, cudaStream_t s) {
+  waitFlagOverwritten(h, d, false, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}

@@ -47,6 +47,21 @@ void copyAny(float *dst, const float *src, size_t n, cudaStream_t s) {
   cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s);
 }
 
+void copyToHost(float *h, const float *d, size_t n, CallBehavior b,
+                cudaStream_t s) {
+  if (b == CallBehavior::Sync)
+    cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost);
+  else
+    cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);
+}
+
+void fetchMaybeWait(float *h, const float *d, size_t n, bool wait,
+                    cudaStream_t s) {
+  cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);
+  if (wait)
+    cudaStreamSynchronize(s);
+}
+
 bool isPinned(const void *p) {
   cudaPointerAttributes a;
   if (cudaPointerGetAttributes(&a, p) != cudaSuccess)

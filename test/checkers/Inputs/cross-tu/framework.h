@@ -22,6 +22,13 @@ float *fetchNew(const float *d, size_t n, cudaStream_t s);
 void copyAny(float *dst, const float *src, size_t n, cudaStream_t s);
 // A pointer-attribute query (cudaPointerGetAttributes): no access of p.
 bool isPinned(const void *p);
+// A blocking cudaMemcpy or a cudaMemcpyAsync left in flight, chosen by the
+// caller's argument; and a copy whose sync the caller's flag decides.
+enum class CallBehavior { Sync, Async };
+void copyToHost(float *h, const float *d, size_t n, CallBehavior b,
+                cudaStream_t s);
+void fetchMaybeWait(float *h, const float *d, size_t n, bool wait,
+                    cudaStream_t s);
 
 inline void copyToHost(float *h, const float *d, size_t n) {
   cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, currentStream());
