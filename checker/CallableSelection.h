@@ -17,8 +17,8 @@
 // the toolchain's (LibraryCode.h): a toolchain function is never summarised
 // (summarizable), so a chain through one cannot leave a copy pending.
 //
-// May call: LibraryCode, clang's AST (RecursiveASTVisitor, SourceManager). Called by
-// AsyncReadBeforeSyncCheck.
+// May call: LibraryCode, clang's AST (RecursiveASTVisitor, SourceManager).
+// Called by AsyncReadBeforeSyncCheck.
 //
 //===----------------------------------------------------------------------===//
 

@@ -162,8 +162,9 @@ struct HelperSummary {
 };
 
 /// Helpers whose bodies are looked through: the project's or a library's
-/// code, not the toolchain's (LibraryCode.h), not templated patterns, not virtual (an override may run instead; a
-/// destructor is summarized only for local objects, whose type is exact).
+/// code, not the toolchain's (LibraryCode.h), not templated patterns, not
+/// virtual (an override may run instead; a destructor is summarized only
+/// for local objects, whose type is exact).
 /// The definition, or null.
 const FunctionDecl *summarizable(const FunctionDecl *FD,
                                  const SourceManager &SM);
