@@ -362,11 +362,46 @@ def cuda_root_of(nvcc):
     return root
 
 
+_NVCC_MODE_MACROS = {
+    # nvcc's predefined macros for its language modes (NVCC manual,
+    # "NVCC Predefined Macros"); headers test them (cuCollections #errors
+    # without __CUDACC_EXTENDED_LAMBDA__).
+    "--extended-lambda": "__CUDACC_EXTENDED_LAMBDA__",
+    "-extended-lambda": "__CUDACC_EXTENDED_LAMBDA__",
+    "--expt-extended-lambda": "__CUDACC_EXTENDED_LAMBDA__",
+    "-expt-extended-lambda": "__CUDACC_EXTENDED_LAMBDA__",
+    "--expt-relaxed-constexpr": "__CUDACC_RELAXED_CONSTEXPR__",
+    "-expt-relaxed-constexpr": "__CUDACC_RELAXED_CONSTEXPR__",
+}
+
+_TOOLKIT_VERSIONS = {}
+
+
+def toolkit_version(root):
+    """(major, minor) of the CUDA toolkit at root, from CUDA_VERSION in its
+    include/cuda.h (13000 is 13.0), or None where that cannot be read."""
+    if root not in _TOOLKIT_VERSIONS:
+        version = None
+        try:
+            with open(os.path.join(root, "include", "cuda.h"),
+                      errors="replace") as f:
+                m = re.search(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)",
+                              f.read(), re.M)
+            if m:
+                v = int(m.group(1))
+                version = (v // 1000, v % 1000 // 10)
+        except OSError:
+            pass
+        _TOOLKIT_VERSIONS[root] = version
+    return _TOOLKIT_VERSIONS[root]
+
+
 def translate_nvcc(args, directory, file):
     """clang-CUDA arguments for one nvcc invocation, host side only."""
     root = cuda_root_of(args[0])
     args = _expand_options_files(list(args[1:]), directory)
     flags, archs, lang, ptds = [], [], None, False
+    modes = []
     i = 0
     while i < len(args):
         a = args[i]
@@ -387,6 +422,8 @@ def translate_nvcc(args, directory, file):
         if a in _NVCC_VALUE_OPTS:
             i += 2
             continue
+        if a in _NVCC_MODE_MACROS and _NVCC_MODE_MACROS[a] not in modes:
+            modes.append(_NVCC_MODE_MACROS[a])
         if a in ("-Werror", "--Werror") and i + 1 < len(args) and \
                 args[i + 1].split(",")[0] in _NVCC_WERROR_KINDS:
             i += 2
@@ -411,6 +448,15 @@ def translate_nvcc(args, directory, file):
         out += ["-isystem", cccl]
     if ptds:
         out.append("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1")
+    if lang == "cuda":
+        # What nvcc predefines and clang does not: its version (CUTLASS and
+        # cuCollections stop with "NVCC version not found" without it) and
+        # its language modes. Before the entry's own flags, which may -U.
+        version = toolkit_version(root)
+        if version:
+            out += ["-D__CUDACC_VER_MAJOR__=%d" % version[0],
+                    "-D__CUDACC_VER_MINOR__=%d" % version[1]]
+        out += ["-D" + m for m in modes]
     out += flags
     out += ["-c", file]
     return out
