@@ -218,26 +218,15 @@ AsyncCopyAnalysis::branchParams(const FunctionDecl *Def) {
   auto Forwarded = [&](const FunctionDecl *Callee, unsigned I) {
     if (const FunctionDecl *D = summarizable(Callee, Ctx.getSourceManager()))
       return llvm::is_contained(branchParams(D), I);
-    importedSummary(Callee);
-    auto It = ImportedSummaries.find(Callee->getCanonicalDecl());
-    const llvm::json::Array *Variants =
-        It == ImportedSummaries.end() || !It->second.Json
-            ? nullptr
-            : It->second.Json->getArray("byConstant");
-    if (Variants)
-      for (const llvm::json::Value &V : *Variants)
-        if (const llvm::json::Object *O = V.getAsObject();
-            O && O->getInteger("param") == static_cast<int64_t>(I))
-          return true;
-    return false;
+    const ImportedEntry *E = importedEntry(Callee);
+    return E && E->Variants && variantFor(*E->Variants, I);
   };
   std::vector<unsigned> Tested = testedParams(Def, Forwarded);
   return BranchParams[Def] = std::move(Tested);
 }
 
-const HelperSummary *
-AsyncCopyAnalysis::importedSummary(const FunctionDecl *FD,
-                                   const CallBindings &Bound) {
+AsyncCopyAnalysis::ImportedEntry *
+AsyncCopyAnalysis::importedEntry(const FunctionDecl *FD) {
   if (!FD || !Opts.Imported || FD->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
     return nullptr;
@@ -253,21 +242,30 @@ AsyncCopyAnalysis::importedSummary(const FunctionDecl *FD,
       if (!Usrs)
         Usrs = std::make_unique<UsrIndex>(Ctx);
       E.Any = importSummary(*E.Json, FD, *Usrs);
+      if (E.Any)
+        E.Variants = E.Json->getArray("byConstant");
     }
   }
-  const llvm::json::Array *Variants =
-      E.Json ? E.Json->getArray("byConstant") : nullptr;
-  if (Variants && E.Any)
-    for (const auto &[Param, Value] : Bound.Constants) {
+  return &E;
+}
+
+const HelperSummary *
+AsyncCopyAnalysis::importedSummary(const FunctionDecl *FD,
+                                   llvm::function_ref<CallBindings()> Bound) {
+  ImportedEntry *E = importedEntry(FD);
+  if (!E)
+    return nullptr;
+  if (E->Variants && Bound)
+    for (const auto &[Param, Value] : Bound().Constants) {
       unsigned P = Param->getFunctionScopeIndex();
-      auto [V, NewVariant] = E.Variants.try_emplace({P, Value});
-      if (NewVariant)
-        if (const llvm::json::Object *O = variantFor(*Variants, P, Value))
-          V->second = importSummary(*O, FD, *Usrs);
+      auto [V, New] = E->ByConstant.try_emplace({P, Value});
+      if (New)
+        if (const llvm::json::Object *O = variantFor(*E->Variants, P, Value))
+          V->second = importSummary(*O, FD->getCanonicalDecl(), *Usrs);
       if (V->second)
         return V->second.get();
     }
-  return E.Any.get();
+  return E->Any.get();
 }
 
 bool AsyncCopyAnalysis::hasSummary(const FunctionDecl *FD) {

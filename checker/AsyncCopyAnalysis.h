@@ -26,6 +26,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/JSON.h"
 #include <chrono>
 #include <memory>
@@ -260,10 +261,12 @@ public:
   /// The summary imported for FD, a function without a body in this
   /// translation unit and outside system headers (AnalysisOptions::
   /// Imported), rebuilt once per translation unit; null: none. Bound: the
-  /// call's constant arguments; the summary exported for the first of them
-  /// that has a variant of its own ("byConstant") is the one applied.
-  const HelperSummary *importedSummary(const FunctionDecl *FD,
-                                       const CallBindings &Bound = {});
+  /// call's constant arguments, asked for only when the summary has
+  /// constant-argument variants ("byConstant"); the variant for the first
+  /// of them that has one is the one applied.
+  const HelperSummary *
+  importedSummary(const FunctionDecl *FD,
+                  llvm::function_ref<CallBindings()> Bound = nullptr);
   /// The USRs importedSummary was asked for (with the import on), for the
   /// export: a driver re-runs this unit when one of their summaries changes.
   const std::vector<std::string> &consulted() const { return Consulted; }
@@ -312,14 +315,19 @@ private:
       Summaries;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   /// Imported summaries by canonical declaration (null: none), and their
-  /// constant-argument variants by (parameter, value).
+  /// constant-argument variants: as exported, and rebuilt by (parameter,
+  /// value).
   struct ImportedEntry {
     const llvm::json::Object *Json = nullptr;
     std::unique_ptr<HelperSummary> Any;
+    const llvm::json::Array *Variants = nullptr; ///< "byConstant", if any
     std::map<std::pair<unsigned, long long>, std::unique_ptr<HelperSummary>>
-        Variants;
+        ByConstant;
   };
   llvm::DenseMap<const FunctionDecl *, ImportedEntry> ImportedSummaries;
+  /// FD's entry, loaded on first use; null for a function with a body
+  /// here, in a system header, or with no import at all.
+  ImportedEntry *importedEntry(const FunctionDecl *FD);
   llvm::DenseMap<const FunctionDecl *, std::vector<unsigned>> BranchParams;
   std::unique_ptr<UsrIndex> Usrs;
   /// USRs of the functions without a body whose imported summary the

@@ -28,8 +28,7 @@ namespace {
 /// its body may make a modelled copy that clang-tidy's matchers, which skip
 /// system headers, never see.
 AST_MATCHER(FunctionDecl, isLibraryFunction) {
-  const SourceManager &SM = Finder->getASTContext().getSourceManager();
-  return SM.isInSystemHeader(Node.getLocation()) && !isToolchainCode(&Node, SM);
+  return isLibraryCode(&Node, Finder->getASTContext().getSourceManager());
 }
 } // namespace
 

@@ -329,9 +329,9 @@ void EffectBuilder::collectCallEffects() {
         Callee ? summarizable(Callee, Ctx.getSourceManager()) : nullptr;
     // Defined in another translation unit: its imported summary, if any
     // (SummaryFiles.h); the call may still order device work (MayOrder).
+    auto Bound = [&] { return bindings(C, Callee); };
     const HelperSummary *Imported =
-        Def || !Callee ? nullptr
-                       : R.Owner.importedSummary(Callee, bindings(C, Callee));
+        Def || !Callee ? nullptr : R.Owner.importedSummary(Callee, Bound);
     if (!Def && !Imported) {
       OpaqueCalls.push_back({C, Callee}); // barriers, if there are producers
       continue; // opaque: HostAccess reports buffers passed to it

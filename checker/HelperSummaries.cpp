@@ -113,15 +113,14 @@ std::vector<unsigned> testedParams(
     }
     void names(const Expr *Cond) {
       struct Refs : RecursiveASTVisitor<Refs> {
-        std::set<unsigned> &Found;
-        explicit Refs(std::set<unsigned> &Found) : Found(Found) {}
+        Walk &W;
+        explicit Refs(Walk &W) : W(W) {}
         bool VisitDeclRefExpr(DeclRefExpr *D) {
-          if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
-              P && P->getType()->isIntegralOrEnumerationType())
-            Found.insert(P->getFunctionScopeIndex());
+          if (const ParmVarDecl *P = W.Param(D))
+            W.Found.insert(P->getFunctionScopeIndex());
           return true;
         }
-      } R(Found);
+      } R(*this);
       R.TraverseStmt(const_cast<Expr *>(Cond));
     }
     bool VisitIfStmt(IfStmt *S) {

@@ -46,4 +46,8 @@ bool isToolchainCode(const Decl *D, const SourceManager &SM) {
   return isToolchainNamespace(outermostNamespaceOf(D));
 }
 
+bool isLibraryCode(const Decl *D, const SourceManager &SM) {
+  return D && SM.isInSystemHeader(D->getLocation()) && !isToolchainCode(D, SM);
+}
+
 } // namespace clang::tidy::cuda

@@ -44,6 +44,10 @@ namespace clang::tidy::cuda {
 /// namespace, so `raft::detail` is raft's). Null is the toolchain's.
 bool isToolchainCode(const Decl *D, const SourceManager &SM);
 
+/// Whether D is a library's code: in a system header, and not the
+/// toolchain's.
+bool isLibraryCode(const Decl *D, const SourceManager &SM);
+
 } // namespace clang::tidy::cuda
 
 #endif

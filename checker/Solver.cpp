@@ -235,9 +235,12 @@ std::optional<PendingState> Solver::run() {
                        const PendingState *ExitOut,
                        llvm::function_ref<void(const CFGBlock *)> Enqueue) {
     std::optional<std::pair<const CallExpr *, unsigned>> Query;
+    std::optional<bool> Known; // a condition on a parameter bound at the call
     const Expr *Cond = B.succ_size() == 2 ? B.getLastCondition() : nullptr;
-    if (Cond)
+    if (Cond) {
       Query = querySuccessEdge(Cond);
+      Known = boundCondition(Cond);
+    }
     unsigned SuccIndex = 0;
     for (const CFGBlock *Succ : B.succs()) {
       unsigned Index = SuccIndex++;
@@ -257,14 +260,13 @@ std::optional<PendingState> Solver::run() {
           for (unsigned Id : Done->second)
             Edge.Pending.erase(Id);
       }
-      if (Cond && Index < 2)
-        if (std::optional<bool> Known = boundCondition(Cond);
-            Known && *Known != (Index == 0))
+      if (Cond && Index < 2) {
+        if (Known && *Known != (Index == 0))
           continue; // the caller's constant argument takes the other edge
-      if (Cond && Index < 2)
         if (auto L = conditionLiteral(Cond, /*OnTrue=*/Index == 0))
           if (!Edge.assume(*L))
             continue; // contradicts what this path already assumed
+      }
       bool Changed = false;
       if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()])
         Changed = JoinInto(Order.isBackEdge(&B, Succ) ? H->Back : H->Entry,

@@ -46,6 +46,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,9 +120,10 @@ std::unique_ptr<HelperSummary> importSummary(const llvm::json::Object &O,
                                              UsrIndex &Index);
 
 /// The variant among a summary's "byConstant" entries for parameter
-/// Param bound to Value, or null.
-const llvm::json::Object *variantFor(const llvm::json::Array &Variants,
-                                     unsigned Param, long long Value);
+/// Param bound to Value (to any value, when none is given), or null.
+const llvm::json::Object *
+variantFor(const llvm::json::Array &Variants, unsigned Param,
+           std::optional<long long> Value = std::nullopt);
 
 /// The JSON form of S, the summary of FD (defined in this translation
 /// unit), or nullopt when FD has no USR. Facts the format cannot name are

@@ -601,11 +601,12 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
 } // namespace
 
 const Object *variantFor(const Array &Variants, unsigned Param,
-                         long long Constant) {
+                         std::optional<long long> Constant) {
   for (const Value &V : Variants)
     if (const Object *O = V.getAsObject();
         O && O->getInteger("param") == static_cast<int64_t>(Param) &&
-        O->getInteger("value") == static_cast<int64_t>(Constant))
+        (!Constant ||
+         O->getInteger("value") == static_cast<int64_t>(*Constant)))
       return O;
   return nullptr;
 }

@@ -509,8 +509,13 @@ def merge(sources, database, log=None):
 
 
 def _merge(sources, root, index_path, log):
+    target = os.path.realpath(root)
+
+    def is_target(src):
+        return os.path.realpath(src) == target
+
     if os.path.isfile(index_path):  # the cache merged into takes part too
-        sources = [root] + [s for s in sources if os.path.realpath(s) != os.path.realpath(root)]
+        sources = [root] + [s for s in sources if not is_target(s)]
     loaded = []
     for src in sources:
         try:
@@ -522,14 +527,13 @@ def _merge(sources, root, index_path, log):
         return 0
     # The plugin is the first given cache's: the one merged into may hold an
     # older plugin's (a build before an upgrade), whose files then go.
-    given = [(src, index) for src, index in loaded
-             if os.path.realpath(src) != os.path.realpath(root)]
+    given = [(src, index) for src, index in loaded if not is_target(src)]
     plugin = (given or loaded)[0][1].get("plugin")
     best = {}
     for src, index in loaded:
         if index.get("plugin") != plugin:
             log("summaries: %s was computed by another plugin or cache version: skipped" % src)
-            if os.path.realpath(src) == os.path.realpath(root):
+            if is_target(src):
                 for sub in ("units", "results"):
                     shutil.rmtree(os.path.join(root, sub), ignore_errors=True)
             continue
@@ -540,7 +544,7 @@ def _merge(sources, root, index_path, log):
     for sub in ("units", "results"):
         os.makedirs(os.path.join(root, sub), exist_ok=True)
     for unit, (src, e) in best.items():
-        if os.path.realpath(src) != os.path.realpath(root):
+        if not is_target(src):
             for sub, name in _cached_files(e):
                 shutil.copyfile(os.path.join(src, sub, name), os.path.join(root, sub, name))
     with open(index_path + ".tmp", "w") as f:

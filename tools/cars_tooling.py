@@ -17,6 +17,7 @@ under an interpreter without it, the command re-runs under Debian's
 plain JSON.
 """
 
+import functools
 import json
 import os
 import re
@@ -374,26 +375,19 @@ _NVCC_MODE_MACROS = {
     "-expt-relaxed-constexpr": "__CUDACC_RELAXED_CONSTEXPR__",
 }
 
-_TOOLKIT_VERSIONS = {}
-
-
+@functools.lru_cache(maxsize=None)
 def toolkit_version(root):
     """(major, minor) of the CUDA toolkit at root, from CUDA_VERSION in its
     include/cuda.h (13000 is 13.0), or None where that cannot be read."""
-    if root not in _TOOLKIT_VERSIONS:
-        version = None
-        try:
-            with open(os.path.join(root, "include", "cuda.h"),
-                      errors="replace") as f:
-                m = re.search(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)",
-                              f.read(), re.M)
-            if m:
-                v = int(m.group(1))
-                version = (v // 1000, v % 1000 // 10)
-        except OSError:
-            pass
-        _TOOLKIT_VERSIONS[root] = version
-    return _TOOLKIT_VERSIONS[root]
+    try:
+        with open(os.path.join(root, "include", "cuda.h"), errors="replace") as f:
+            m = re.search(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)", f.read(), re.M)
+    except OSError:
+        return None
+    if not m:
+        return None
+    v = int(m.group(1))
+    return (v // 1000, v % 1000 // 10)
 
 
 def translate_nvcc(args, directory, file):
