@@ -13,6 +13,7 @@
 #include "HelperSummaries.h"
 #include "Solver.h"
 #include "StreamOrdering.h"
+#include "StreamOrigins.h"
 #include "SummaryFiles.h"
 #include "clang/Basic/SourceManager.h"
 #include <set>
@@ -40,6 +41,7 @@ RunResult runCallable(CallableRun &R) {
                       R.options().PerThreadDefaultStream);
   Facts.Bound = R.Bound;
   Facts.SetsCurrentStreamCache = &R.Owner.setsCurrentStreamCache();
+  Facts.Origins = &R.Owner.streamOrigins();
   if (!Facts.collect())
     return Result;
   CallableEffects Effects;
@@ -65,6 +67,12 @@ AsyncCopyAnalysis::AsyncCopyAnalysis(ASTContext &Ctx, const ApiModel &Model,
                                      AnalysisProfile &Profile)
     : Ctx(Ctx), Model(Model), Opts(Opts), Profile(Profile) {}
 AsyncCopyAnalysis::~AsyncCopyAnalysis() = default;
+
+StreamOrigins &AsyncCopyAnalysis::streamOrigins() {
+  if (!Origins)
+    Origins = std::make_unique<StreamOrigins>(Ctx, Model);
+  return *Origins;
+}
 
 CopySite *AsyncCopyAnalysis::newCopySite() {
   OwnedCopies.push_back(std::make_unique<CopySite>());

@@ -38,6 +38,8 @@
 
 namespace clang::tidy::cuda {
 
+class StreamOrigins;
+
 /// How the destination was touched on the host.
 enum class AccessKind {
   Read,
@@ -129,6 +131,11 @@ struct Finding {
   StreamRef ProducerStream;
   StreamRef CopyStream; ///< the copy's stream (Copy is null then)
   bool BlockingCopy = false; ///< a blocking copy (cudaMemcpy, `.cpu()`)
+  /// What the warning claims of the two streams (claimUnordered): Certain,
+  /// or unless the handed stream -- the producer's when SubjectIsProducer,
+  /// else the copy's -- is a particular one.
+  ClaimKind Claim = ClaimKind::Certain;
+  bool SubjectIsProducer = false;
 };
 
 /// What a helper's parameters are bound to at the call being summarized
@@ -150,6 +157,9 @@ struct CallBindings {
 
 struct AnalysisOptions {
   bool StrictMode = false;
+  /// The producer diagnostic's claims on streams the callable is handed
+  /// (claimUnordered; the check's CallerStreams option).
+  bool CallerStreams = true;
   bool PerThreadDefaultStream = false;
   unsigned MaxHelperDepth = 3;
   /// Cap on CFG block visits per callable (times the number of blocks,
@@ -283,6 +293,9 @@ public:
   llvm::DenseMap<const FunctionDecl *, bool> &setsCurrentStreamCache() {
     return SetsCurrentStream;
   }
+  /// FunctionFacts::Origins: members' and globals' streams across the
+  /// translation unit (walked on first use).
+  StreamOrigins &streamOrigins();
   /// A new copy site, owned by the analysis (findings point to it).
   CopySite *newCopySite();
   /// Counts work (block visits weighted by the copies in flight).
@@ -346,6 +359,7 @@ private:
   HelperSummary *tooCostly();
   std::unique_ptr<HelperSummary> TooCostlySummary;
   llvm::DenseMap<const FunctionDecl *, bool> SetsCurrentStream;
+  std::unique_ptr<StreamOrigins> Origins;
   bool OverBudget = false;
   bool VisitCapped = false;
   std::unique_ptr<llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts>>

@@ -36,6 +36,7 @@ AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
                                                    ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrictMode(Options.get("StrictMode", false)),
+      CallerStreams(Options.get("CallerStreams", true)),
       RemarkOnBudgetExceeded(Options.get("RemarkOnBudgetExceeded", true)),
       HelperDepth(boundedHelperDepth(Name, Options.get<long long>("HelperDepth", 3))),
       AsyncCopyFunctions(Options.get("AsyncCopyFunctions", "")),
@@ -112,6 +113,7 @@ AsyncReadBeforeSyncCheck::~AsyncReadBeforeSyncCheck() = default;
 void AsyncReadBeforeSyncCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrictMode", StrictMode);
+  Options.store(Opts, "CallerStreams", CallerStreams);
   Options.store(Opts, "RemarkOnBudgetExceeded", RemarkOnBudgetExceeded);
   Options.store(Opts, "HelperDepth", HelperDepth);
   Options.store(Opts, "AsyncCopyFunctions", AsyncCopyFunctions);
@@ -316,12 +318,35 @@ void AsyncReadBeforeSyncCheck::reportProducer(const Finding &F,
        "synchronize %1 before the copy",
        DiagnosticIDs::Note)
       << Copy << Producer;
+  if (F.Claim == ClaimKind::Certain || F.Claim == ClaimKind::None)
+    return;
+  const StreamRef &Subject = F.SubjectIsProducer ? F.ProducerStream : F.CopyStream;
+  const StreamRef &Other = F.SubjectIsProducer ? F.CopyStream : F.ProducerStream;
+  if (Other.Supplied) {
+    diag(SM.getFileLoc(F.Access->getBeginLoc()),
+         "neither %0 nor %1 is created in this function: the copy is ordered "
+         "after the write if they are the same stream",
+         DiagnosticIDs::Note)
+        << Producer << Copy;
+    return;
+  }
+  diag(SM.getFileLoc(F.Access->getBeginLoc()),
+       "%0 is not created in this function: the copy is ordered after the "
+       "write if %select{it is the legacy default stream or a blocking "
+       "stream|it is the legacy or the per-thread default stream|it is %2|"
+       "it is %2 or the legacy default stream}1",
+       DiagnosticIDs::Note)
+      << describeStream(Subject)
+      << static_cast<int>(F.Claim) -
+             static_cast<int>(ClaimKind::UnlessLegacyOrBlocking)
+      << describeStream(Other);
 }
 
 AsyncCopyAnalysis &AsyncReadBeforeSyncCheck::analysis(ASTContext &Ctx) {
   if (!Analysis) {
     AnalysisOptions Opts;
     Opts.StrictMode = StrictMode;
+    Opts.CallerStreams = CallerStreams;
     Opts.MaxHelperDepth = HelperDepth;
     Opts.PerThreadDefaultStream =
         PP && (PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM") ||

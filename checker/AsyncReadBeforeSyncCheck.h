@@ -41,6 +41,11 @@ private:
   /// Follow only what the CUDA manual guarantees: copies into pageable
   /// memory are asynchronous, and cudaFree / cudaFreeHost are not syncs.
   const bool StrictMode;
+  /// The producer diagnostic also warns where one of the two streams is
+  /// one the function is handed (a parameter, a member, a handle's stream:
+  /// claimUnordered), with a note saying which stream it would have to be
+  /// for the code to be ordered.
+  const bool CallerStreams;
   /// A remark at each function whose analysis passes the work budget (it
   /// is then not checked), so that no warning never silently means "not
   /// analysed".

@@ -248,6 +248,13 @@ void appendRmm(std::vector<ApiEntry> &T) {
       onStream("rmm::device_uvector::back_element", ApiRole::StreamSync, 0)));
   T.push_back(Rmm(
       onStream("rmm::device_uvector::set_element", ApiRole::StreamSync, 2)));
+  // rmm/cuda_stream_pool.hpp: a stream the pool created (rmm::cuda_stream,
+  // cudaStreamCreateWithFlags with the pool's flags, sync_default unless
+  // given): never a default stream. Blocking: the legacy default stream
+  // waits for it, the per-thread default stream does not.
+  ApiEntry Pool{"rmm::cuda_stream_pool::get_stream", ApiRole::PoolStream};
+  Pool.PoolNonBlocking = false;
+  T.push_back(Rmm(Pool));
 }
 
 /// libtorch / ATen (PyTorch 2.x C++ API; the declarations are the same in
@@ -752,6 +759,17 @@ bool isBlockingStream(const StreamRef &S) {
   return S.K != StreamRef::Unknown && !S.NonBlocking;
 }
 
+/// Two created streams that are not the same one: different variables the
+/// callable created into, or a Created member or global and another
+/// creation (a member of another name: each write of each is its own
+/// creation; the same member of two objects may be one object's).
+static bool distinctCreated(const StreamRef &A, const StreamRef &B) {
+  if (!A.Created || !B.Created ||
+      relate(A.Path, B.Path) != PathRelation::Distinct)
+    return false;
+  return A.Fresh || B.Fresh || A.Origin != B.Origin;
+}
+
 bool unorderedStreams(const StreamRef &A, const StreamRef &B) {
   if (A.K == StreamRef::Unknown || B.K == StreamRef::Unknown ||
       A.sameStream(B))
@@ -760,13 +778,62 @@ bool unorderedStreams(const StreamRef &A, const StreamRef &B) {
   if (Default(A) && Default(B))
     return false; // the per-thread default stream waits for the legacy one
   if (!Default(A) && !Default(B))
-    return A.Fresh && B.Fresh && relate(A.Path, B.Path) == PathRelation::Distinct;
+    return distinctCreated(A, B);
   const StreamRef &D = Default(A) ? A : B, &N = Default(A) ? B : A;
-  if (!N.Fresh)
+  if (!N.Created)
     return false;
   // The legacy default stream and a blocking stream wait for each other;
   // the per-thread default stream does not wait for created streams.
   return D.K == StreamRef::PerThread || !isBlockingStream(N);
+}
+
+/// A handed stream whose name the callable cannot have made a copy of: a
+/// parameter, a member of one or of `this`, a global.
+static bool handedByName(const StreamRef &S) {
+  const AccessPath &P = S.Path;
+  if (P.rootKind() == AccessPath::RootKind::This)
+    return true;
+  const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
+  return P.rootKind() == AccessPath::RootKind::Decl && V &&
+         (isa<ParmVarDecl>(V) || !V->hasLocalStorage());
+}
+
+StreamClaim claimUnordered(const StreamRef &A, const StreamRef &B,
+                           bool CallerStreams) {
+  StreamClaim C;
+  if (unorderedStreams(A, B)) {
+    C.K = ClaimKind::Certain;
+    return C;
+  }
+  if (!CallerStreams || A.K == StreamRef::Unknown ||
+      B.K == StreamRef::Unknown || A.sameStream(B))
+    return C;
+  const StreamRef *S = A.Supplied ? &A : B.Supplied ? &B : nullptr;
+  if (!S)
+    return C;
+  const StreamRef &O = S == &A ? B : A;
+  C.Subject = S;
+  C.Other = &O;
+  switch (O.K) {
+  case StreamRef::Legacy:
+    C.K = ClaimKind::UnlessLegacyOrBlocking;
+    break;
+  case StreamRef::PerThread:
+    C.K = ClaimKind::UnlessDefault;
+    break;
+  case StreamRef::Named:
+    if (relate(S->Path, O.Path) != PathRelation::Distinct)
+      break; // may be one handle (`p->s`, `q->s`; `s[i]`, `s[j]`)
+    if (O.Supplied && handedByName(*S) && handedByName(O))
+      C.K = ClaimKind::UnlessSame;
+    else if (O.Created)
+      C.K = O.NonBlocking ? ClaimKind::UnlessSame
+                          : ClaimKind::UnlessSameOrLegacy;
+    break;
+  case StreamRef::Unknown:
+    break;
+  }
+  return C;
 }
 
 MissReason missFor(const StreamRef &S, const StreamRef &C,

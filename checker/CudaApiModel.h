@@ -192,6 +192,11 @@ struct ApiEntry {
   /// An omitted stream argument means the current stream (libtorch), not
   /// the default stream.
   bool OmittedStreamIsCurrent = false;
+  /// PoolStream: the pool creates its streams with cudaStreamNonBlocking
+  /// (c10's); false: with the default flags, blocking (rmm's
+  /// cuda_stream_pool, whose constructor's flags default to
+  /// cuda_stream::flags::sync_default).
+  bool PoolNonBlocking = true;
   /// AsyncCopy / BlockingTransfer: the destination and direction are
   /// fields of a parameter struct whose address is argument 0.
   ParamsStructKind Struct = ParamsStructKind::None;
@@ -279,6 +284,23 @@ struct StreamRef {
   /// local variable it changes nowhere else (FunctionFacts::isFreshStream):
   /// no other handle the callable holds can name it, unless copied from it.
   bool Fresh = false;
+  /// Named: known to be a created stream, never a default stream, whose
+  /// value no other stream variable shares unless copied from it: Fresh, or
+  /// a member or global every write of which in the translation unit is a
+  /// stream creation (StreamOrigins.h). NonBlocking then says how it was
+  /// created.
+  bool Created = false;
+  /// For a Created member or global: that member or global (the same
+  /// member of two objects may be one object's stream).
+  const ValueDecl *Origin = nullptr;
+  /// Named, not Created: a stream the callable is handed rather than one it
+  /// creates -- a parameter, a member of a parameter or of `this`, a global,
+  /// a call's result (`h->get_stream()`, `get_cuda_stream(res)`), or a local
+  /// given one of these once (`rocblas_get_stream(h, &s)`) -- and whose
+  /// handle the callable does not change. It may be the legacy default
+  /// stream, a blocking or a non-blocking stream: a claim on it says so
+  /// (claimUnordered).
+  bool Supplied = false;
 
   bool sameStream(const StreamRef &O) const {
     return K == O.K && (K != Named || Path == O.Path) && K != Unknown;
@@ -310,12 +332,46 @@ bool isBlockingStream(const StreamRef &S);
 /// ("Stream synchronization behavior")? True only where the two are known
 /// to be different streams -- each the legacy or the per-thread default
 /// stream, or a stream the callable created (StreamRef::Fresh), two created
-/// ones being distinct variables -- and neither is the legacy default stream
-/// with the other a blocking stream (which it waits for and which waits for
-/// it). A parameter, member, global or call's stream may be any stream, 0
-/// included: false. The producer diagnostic's basis (see Solver::
+/// ones being distinct variables, or a Created member of another name --
+/// and neither is the legacy default stream with the other a blocking
+/// stream (which it waits for and which waits for it). A parameter, member,
+/// global or call's stream may be any stream, 0 included: false (see
+/// claimUnordered for the claims that name that condition). The producer diagnostic's basis (see Solver::
 /// checkProducers): a warning there claims the streams differ.
 bool unorderedStreams(const StreamRef &A, const StreamRef &B);
+
+/// The producer diagnostic's claim on two streams A and B (the producer's
+/// and the copy's), from "Stream synchronization behavior":
+///  - None: they may be ordered, or may be the same stream: no warning;
+///  - Certain: unorderedStreams;
+///  - the rest are claims that hold unless a stream the callable is handed
+///    (StreamRef::Supplied; Subject) is a particular one, said in the
+///    warning's note: UnlessLegacyOrBlocking (the other is the legacy
+///    default stream, which waits for blocking streams), UnlessDefault (the
+///    other is the per-thread default stream: ordered only with the legacy
+///    or the per-thread default stream), UnlessSame (the other, Other, is a
+///    named stream: ordered if they are the same stream), UnlessSameOrLegacy
+///    (the other is a created blocking stream, which the legacy default
+///    stream also orders). Two handed streams are claimed only where both
+///    are parameters, members of a parameter or of `this`, or globals, of
+///    different names (AccessPath's relate: Distinct): a local or a call's
+///    result may be a copy of the other that the check does not see.
+enum class ClaimKind {
+  None,
+  Certain,
+  UnlessLegacyOrBlocking,
+  UnlessDefault,
+  UnlessSame,
+  UnlessSameOrLegacy,
+};
+struct StreamClaim {
+  ClaimKind K = ClaimKind::None;
+  const StreamRef *Subject = nullptr; ///< the handed stream, for Unless*
+  const StreamRef *Other = nullptr;   ///< the other stream, for UnlessSame*
+};
+/// CallerStreams false: only Certain claims (the check's option).
+StreamClaim claimUnordered(const StreamRef &A, const StreamRef &B,
+                           bool CallerStreams);
 
 /// Why a sync of stream Sync did not cover work on stream Work (for the
 /// note): a non-blocking stream, stream 0 meaning the per-thread stream

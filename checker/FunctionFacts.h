@@ -24,6 +24,7 @@
 #include "AccessPath.h"
 #include "AsyncCopyAnalysis.h"
 #include "CudaApiModel.h"
+#include "StreamOrigins.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -105,6 +106,9 @@ public:
   /// once per caller.
   llvm::DenseMap<const FunctionDecl *, bool> *SetsCurrentStreamCache =
       nullptr;
+  /// Members' and globals' streams across the translation unit (owned by
+  /// AsyncCopyAnalysis; null: none known).
+  StreamOrigins *Origins = nullptr;
 
   //--- Queries --------------------------------------------------------------
   /// The function a call calls: its direct callee, or the function a bound
@@ -257,6 +261,11 @@ private:
   const VarDecl *counterOf(const ForStmt *L) const;
   bool within(const Stmt *S, const Stmt *Ancestor) const;
   StreamRef computeStreamOf(const Expr *E);
+  /// StreamRef::Supplied of a named stream's handle path (not Created).
+  bool suppliedHandle(const AccessPath &P) const;
+  /// Is the handle at P given a value in this callable (assigned, created
+  /// into)?
+  bool handleWrittenHere(const AccessPath &P) const;
   /// One step of handleValue: the expression P was initialised from.
   const Expr *handleInit(const AccessPath &P) const;
   /// Does anything change member Field of local object V after its

@@ -248,7 +248,8 @@ void FunctionFacts::buildAliasesAndProvenance() {
     if (const auto *C = dyn_cast_or_null<CallExpr>(strip(A.Rhs))) {
       const ApiEntry *E = lookup(C);
       if (E && E->Role == ApiRole::PoolStream) {
-        NonBlockingStreams.insert(LhsKey);
+        if (E->PoolNonBlocking)
+          NonBlockingStreams.insert(LhsKey);
         continue;
       }
     }

@@ -19,18 +19,29 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
     return;
   const StreamRef &On = *Ev.OnStream;
   const PendingProducer *Racing = nullptr;
+  StreamClaim Claim;
   for (const auto &[Key, P] : St.Producers) {
-    if (Key.first != Ev.Buffer || !unorderedStreams(P.Stream, On) ||
-        P.WaitedBy.count(On.identity()) || (P.LegacyJoined && isBlockingStream(On)))
+    if (Key.first != Ev.Buffer || P.WaitedBy.count(On.identity()) ||
+        (P.LegacyJoined && isBlockingStream(On)))
       continue;
     // The legacy default stream waits for blocking streams, and a stream
     // that waited for the producer may be one.
     if (On.K == StreamRef::Legacy && !P.WaitedBy.empty())
       continue;
-    // Of several, the latest in the file (an order on sites).
-    if (!Racing || Racing->Site->getBeginLoc().getRawEncoding() <
-                       P.Site->getBeginLoc().getRawEncoding())
+    StreamClaim C = claimUnordered(P.Stream, On, R.options().CallerStreams);
+    if (C.K == ClaimKind::None)
+      continue;
+    // Of several, a certain claim first, then the latest in the file (an
+    // order on sites).
+    bool Certain = C.K == ClaimKind::Certain,
+         WasCertain = Racing && Claim.K == ClaimKind::Certain;
+    if (!Racing || (Certain && !WasCertain) ||
+        (Certain == WasCertain &&
+         Racing->Site->getBeginLoc().getRawEncoding() <
+             P.Site->getBeginLoc().getRawEncoding())) {
       Racing = &P;
+      Claim = C;
+    }
   }
   if (!Racing)
     return;
@@ -42,6 +53,8 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   Fd.ProducerStream = Racing->Stream;
   Fd.CopyStream = On;
   Fd.BlockingCopy = Ev.BlockingCopy;
+  Fd.Claim = Claim.K;
+  Fd.SubjectIsProducer = Claim.Subject == &Racing->Stream;
   Findings.push_back(std::move(Fd));
 }
 

@@ -31,6 +31,24 @@ StreamRef FunctionFacts::streamOf(const Expr *E) {
   return S;
 }
 
+/// The member or global whose every write StreamOrigins reads, for a
+/// handle path: its last member (`this->s_`, `h->stream`, `streams_[i]`),
+/// or a global root without members; else null.
+static const ValueDecl *memberOrGlobal(const AccessPath &P) {
+  llvm::ArrayRef<PathStep> Steps = P.steps();
+  while (!Steps.empty() && Steps.back().K == PathStep::Index)
+    Steps = Steps.drop_back();
+  if (!Steps.empty())
+    return Steps.back().K == PathStep::Call
+               ? nullptr
+               : dyn_cast_or_null<FieldDecl>(Steps.back().Member);
+  const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
+  return P.rootKind() == AccessPath::RootKind::Decl && V &&
+                 V->hasGlobalStorage() && !V->isStaticLocal()
+             ? V
+             : nullptr;
+}
+
 StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   StreamRef S;
   if (!E) { // omitted: the default stream
@@ -83,7 +101,74 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   S.Elements = elementsOf(E);
   S.NonBlocking = isNonBlockingStream(S.Path);
   S.Fresh = FreshStreams.count(S.Path) != 0;
+  S.Created = S.Fresh;
+  // A pool's stream used where it is taken (`pool.get_stream()`).
+  if (const auto *C = dyn_cast_or_null<CallExpr>(strip(E)))
+    if (const ApiEntry *A = lookup(C); A && A->Role == ApiRole::PoolStream) {
+      S.Created = true;
+      S.NonBlocking |= A->PoolNonBlocking;
+    }
+  if (!S.Created && Origins)
+    if (const ValueDecl *D = memberOrGlobal(S.Path)) {
+      StreamOrigin O = Origins->originOf(D);
+      if (O != StreamOrigin::Unknown) {
+        S.Created = true;
+        S.Origin = D;
+        S.NonBlocking |= O == StreamOrigin::CreatedNonBlocking;
+      }
+    }
+  if (!S.Created)
+    S.Supplied = suppliedHandle(S.Path);
   return S;
+}
+
+bool FunctionFacts::handleWrittenHere(const AccessPath &P) const {
+  for (const Assignment &A : Assigns)
+    if (A.Lhs && AccessPath::of(A.Lhs) == P)
+      return true;
+  for (const CallExpr *C : Calls)
+    if (const ApiEntry *E = lookup(C); E && E->Role == ApiRole::StreamCreate)
+      if (const Expr *T = allocTarget(C, *E); T && AccessPath::of(T) == P)
+        return true;
+  return false;
+}
+
+bool FunctionFacts::suppliedHandle(const AccessPath &P) const {
+  if (P.rootKind() == AccessPath::RootKind::Call)
+    return true; // `get_cuda_stream(res)`: whatever the call returns
+  if (P.rootKind() == AccessPath::RootKind::This)
+    return !P.steps().empty() && !handleWrittenHere(P);
+  const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
+  if (P.rootKind() != AccessPath::RootKind::Decl || !V ||
+      CapturedByRef.count(V) || handleWrittenHere(P))
+    return false;
+  if (isa<ParmVarDecl>(V) || !V->hasLocalStorage())
+    return P.steps().empty() ? !MutatedVars.count(V) : true;
+  // A local given a handle once, where handleValue does not follow it: a
+  // call's result (`auto s = get_cuda_stream(res)`), or an out-parameter
+  // of one call (`hipStream_t s; rocblas_get_stream(h, &s);`).
+  if (!P.steps().empty() || V->getType()->isReferenceType() ||
+      V->getParentFunctionOrMethod() != FD)
+    return false;
+  if (V->getInit())
+    return !MutatedVars.count(V) && !AddressTaken.count(V);
+  unsigned OutArgs = 0;
+  for (const DeclRefExpr *D : refsOf(V)) {
+    const Stmt *Up = PM.getParentIgnoreParens(D);
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
+        C && C->getCastKind() == CK_LValueToRValue)
+      continue;
+    const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return false;
+    const Stmt *Arg = U;
+    while (isa_and_nonnull<ImplicitCastExpr, CStyleCastExpr, ParenExpr,
+                           CXXReinterpretCastExpr>(PM.getParent(Arg)))
+      Arg = PM.getParent(Arg);
+    if (!isa_and_nonnull<CallExpr>(PM.getParent(Arg)) || ++OutArgs > 1)
+      return false;
+  }
+  return OutArgs == 1;
 }
 
 namespace {
@@ -149,11 +234,18 @@ const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
   llvm::ArrayRef<PathStep> Steps = P.steps();
   // A handle, or a stream wrapper copied by value (`auto side2 = side;`
   // of a c10::cuda::CUDAStream); not other objects.
-  if (Steps.empty())
+  if (Steps.empty()) {
+    const Expr *Init = strip(V->getInit());
+    // A pool's stream held in a local is that local's (FreshStreams): two
+    // calls of the pool may return different streams.
+    if (const auto *C = dyn_cast_or_null<CallExpr>(Init))
+      if (const ApiEntry *A = lookup(C); A && A->Role == ApiRole::PoolStream)
+        return nullptr;
     return !V->getType()->isRecordType() ||
                    isStreamWrapper(V->getType()->getAsCXXRecordDecl())
-               ? strip(V->getInit())
+               ? Init
                : nullptr;
+  }
   const auto *Field = Steps.size() == 1 && Steps[0].K == PathStep::Dot
                           ? dyn_cast_or_null<FieldDecl>(Steps[0].Member)
                           : nullptr;

@@ -3,7 +3,7 @@
 
 What runtime/agree.py and runtime/fixits.py share: a case's markers (Case:
 `// access: <id>`, `// copy: <id>`, CHECK lines, `rt-not-modelled:`,
-`semantics.md row:`, `rt-parts:`), the tools it needs (nvcc, clang-tidy 22,
+`rt-conditional:`, `semantics.md row:`, `rt-parts:`), the tools it needs (nvcc, clang-tidy 22,
 PyTorch, the GPU), a thread pool with progress lines, and the check run on
 each case with the same command line as its lit RUN lines. A case with
 `// rt-parts: parts/<unit>.cu` lines is a program of several translation
@@ -43,6 +43,9 @@ COPY_RE = re.compile(r"(?://|#)\s*copy:\s*([A-Za-z0-9_.-]+)")
 CHECK_RE = re.compile(r"(?://|#)\s*CHECK(?:-MESSAGES)?:\s*:\[\[@LINE(?P<off>[+-]\d+)?\]\]:.*warning:")
 PYTHON_FRONT_END = os.path.join(REPO, "checker", "python")
 NOT_MODELLED_RE = re.compile(r"(?://|#)\s*rt-not-modelled:\s*(.*\S)")
+# The check's warning is a conditional claim (its note names what would order
+# the code), and in this program that condition holds: the GPU sees fresh data.
+CONDITIONAL_RE = re.compile(r"(?://|#)\s*rt-conditional:\s*(.*\S)")
 ROW_RE = re.compile(r"(?://|#)\s*semantics\.md row:\s*(.*\S)")
 # A second translation unit of the case, relative to runtime/cases/.
 PARTS_RE = re.compile(r"//\s*rt-parts:\s*(\S+)")
@@ -70,6 +73,7 @@ class Case:
         self.copies = []            # [(id of the access observing it, line)]
         self.expected_lines = set()  # lines a CHECK pins a warning to
         self.not_modelled = None
+        self.conditional = None
         self.row = None
         self.parts = []             # other translation units (rt-parts:)
         with open(path, encoding="utf-8") as f:
@@ -86,6 +90,9 @@ class Case:
                 m = NOT_MODELLED_RE.search(text)
                 if m:
                     self.not_modelled = m.group(1)
+                m = CONDITIONAL_RE.search(text)
+                if m:
+                    self.conditional = m.group(1)
                 m = ROW_RE.search(text)
                 if m and self.row is None:
                     self.row = m.group(1)

@@ -130,3 +130,31 @@ void memcpyWithStreamSyncsItsStream(float *h, float *h2, const float *d,
   (void)hipMemcpyWithStream(h2, d, 64, hipMemcpyDeviceToHost, s);
   consume(h[0]);
 }
+
+//===--- The producer diagnostic on a handle's stream (rocBLAS's shape) ---===//
+
+__global__ void hipFill(float *d) { d[threadIdx.x] = 1.0f; }
+struct rocHandle {
+  hipStream_t stream;
+};
+void rocGetStream(rocHandle *h, hipStream_t *s);
+
+void handleStreamThenBlockingHipMemcpy(rocHandle *handle, float *h, float *d) {
+  hipStream_t stream;
+  rocGetStream(handle, &stream);
+  hipLaunchKernelGGL(hipFill, dim3(1), dim3(64), 0, stream, d);
+  (void)hipMemcpy(h, d, 64, hipMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:9: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream '(stream)' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream '(stream)' here
+  // CHECK: :[[@LINE-3]]:9: note: nothing makes
+  // CHECK: :[[@LINE-4]]:9: note: stream '(stream)' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+}
+
+// The fix: the copy on the handle's stream, then its sync.
+void handleStreamCopyOnIt(rocHandle *handle, float *h, float *d) {
+  hipStream_t stream;
+  rocGetStream(handle, &stream);
+  hipLaunchKernelGGL(hipFill, dim3(1), dim3(64), 0, stream, d);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, stream);
+  (void)hipStreamSynchronize(stream);
+}

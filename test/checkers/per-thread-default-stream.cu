@@ -58,3 +58,54 @@ void copyOnStreamZeroNoSync(float *h, const float *d) {
   // LEGACY: :[[@LINE-3]]:11: warning: 'h' is read before the asynchronous
   // LEGACY: :[[@LINE-5]]:3: note: asynchronous device-to-host copy into 'h' on the legacy default stream is issued here
 }
+
+//===--- The producer diagnostic: blocking copies on the per-thread stream ===//
+
+__global__ void fill(float *d);
+
+// A blocking copy runs on this thread's stream, which waits for no created
+// stream (blocking or not) and for a handed one only if it is a default
+// stream.
+void handedStreamThenBlockingCopy(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // PTDS: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the per-thread default stream may read it before the work that writes it on stream 's' has finished
+  // PTDS: :[[@LINE-3]]:3: note: 'd' is written on stream 's' here
+  // PTDS: :[[@LINE-3]]:3: note: nothing makes
+  // PTDS: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy or the per-thread default stream
+  // LEGACY: :[[@LINE-5]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+  // LEGACY: :[[@LINE-7]]:3: note: 'd' is written on stream 's' here
+  // LEGACY: :[[@LINE-7]]:3: note: nothing makes
+  // LEGACY: :[[@LINE-8]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+}
+
+// rmm's stream pool creates blocking streams (cuda_stream_pool's flags
+// default to sync_default): the legacy default stream waits for them, the
+// per-thread default stream does not (raft builds in per-thread mode).
+namespace rmm {
+class cuda_stream_view {
+public:
+  cuda_stream_view(cudaStream_t stream) noexcept;
+  operator cudaStream_t() const noexcept;
+};
+class cuda_stream_pool {
+public:
+  cuda_stream_view get_stream() const noexcept;
+};
+} // namespace rmm
+
+void poolStreamThenBlockingCopy(rmm::cuda_stream_pool &pool, float *h, float *d) {
+  rmm::cuda_stream_view s = pool.get_stream();
+  fill<<<1, 64, 0, s>>>(d);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // PTDS: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the per-thread default stream may read it before the work that writes it on stream 's' has finished
+  // PTDS: :[[@LINE-3]]:3: note: 'd' is written on stream 's' here
+  // PTDS: :[[@LINE-3]]:3: note: nothing makes
+}
+
+void poolStreamSynchronized(rmm::cuda_stream_pool &pool, float *h, float *d) {
+  rmm::cuda_stream_view s = pool.get_stream();
+  fill<<<1, 64, 0, s>>>(d);
+  cudaStreamSynchronize(s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}

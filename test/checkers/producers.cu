@@ -412,29 +412,7 @@ void bufferReassigned(float *h, float *d, float *other) {
 
 //===--- Streams the check cannot tell apart: no claim --------------------===//
 
-void parameterStreams(float *h, float *d, cudaStream_t s1, cudaStream_t s2) {
-  fill<<<1, 64, 0, s1>>>(d, 16);
-  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
-  cudaStreamSynchronize(s2);
-}
-
-// A stream created here is new, but the parameter may be the legacy default
-// stream, which waits for a blocking stream.
-void createdAndParameter(float *h, float *d, cudaStream_t s2) {
-  cudaStream_t s1;
-  cudaStreamCreate(&s1);
-  fill<<<1, 64, 0, s1>>>(d, 16);
-  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
-  cudaStreamSynchronize(s2);
-}
-
-cudaStream_t pickStream(int i);
-void streamsFromCalls(float *h, float *d) {
-  cudaStream_t s1 = pickStream(0), s2 = pickStream(1);
-  fill<<<1, 64, 0, s1>>>(d, 16);
-  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
-  cudaStreamSynchronize(s2);
-}
+// Parameters, members and handles' streams: caller-streams.cu.
 
 // Given another value after its creation: no longer known.
 void createdThenReassigned(float *h, float *d, cudaStream_t other) {

@@ -1,0 +1,228 @@
+//===--- StreamOrigins.cpp - Which streams members and globals hold -------===//
+//
+// One walk of the translation unit's own declarations and its libraries'
+// (not the toolchain's: LibraryCode.h) classifies every occurrence of a
+// stream-handle member or global. RecursiveASTVisitor visits a parent
+// before its children, so a use is classified when its parent is visited
+// (a load, an assignment, a creation's `&`), and an occurrence left
+// unclassified when it is reached itself makes its origin Unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StreamOrigins.h"
+#include "ExprUtils.h"
+#include "LibraryCode.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+namespace {
+
+/// The member or global a stream-handle lvalue names: `s_`, `h->stream`,
+/// `g_stream`, an element of an array of them (`streams_[i]`); else null.
+const ValueDecl *handleDecl(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParens();
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = A->getBase()->IgnoreParenImpCasts();
+    const ValueDecl *D = handleDecl(Base);
+    return D && D->getType()->isArrayType() ? D : nullptr;
+  }
+  const ValueDecl *D = nullptr;
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    D = dyn_cast<FieldDecl>(M->getMemberDecl());
+  else if (const auto *R = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl());
+        V && V->hasGlobalStorage() && !V->isStaticLocal())
+      D = V;
+  if (!D)
+    return nullptr;
+  QualType T = D->getType();
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    T = AT->getElementType();
+  return isStreamType(T) ? cast<ValueDecl>(D->getCanonicalDecl()) : nullptr;
+}
+
+/// A null handle: no stream yet (`nullptr`, `0`, `{}`).
+bool isNullHandle(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return true;
+  E = E->IgnoreParenImpCasts();
+  if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
+    return true;
+  if (const auto *L = dyn_cast<InitListExpr>(E))
+    return L->getNumInits() == 0 ||
+           (L->getNumInits() == 1 && isNullHandle(L->getInit(0), Ctx));
+  auto V = evalInt(E, Ctx);
+  return V && *V == 0;
+}
+
+class Walker : public RecursiveASTVisitor<Walker> {
+  using Base = RecursiveASTVisitor<Walker>;
+
+public:
+  Walker(ASTContext &Ctx, const ApiModel &Model,
+         llvm::DenseMap<const ValueDecl *, StreamOrigin> &Origins)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Origins(Origins) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && isToolchainCode(D, SM))
+      return true;
+    return Base::TraverseDecl(D);
+  }
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+    if (C->getCastKind() == CK_LValueToRValue)
+      classify(C->getSubExpr());
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() != BO_Assign)
+      return true;
+    if (const ValueDecl *D = handleDecl(B->getLHS())) {
+      classify(B->getLHS());
+      if (!keepsOrigin(B->getRHS(), D))
+        unknown(D);
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    const ApiEntry *E = Model.lookup(Callee);
+    if (E && E->Role == ApiRole::StreamCreate) {
+      const auto *U = dyn_cast_or_null<UnaryOperator>(
+          arg(C, E->PtrArg) ? arg(C, E->PtrArg)->IgnoreParenCasts() : nullptr);
+      if (U && U->getOpcode() == UO_AddrOf)
+        if (const ValueDecl *D = handleDecl(U->getSubExpr())) {
+          classify(U->getSubExpr());
+          std::optional<long long> Flags =
+              E->FlagsArg == NoArg ? std::optional<long long>(0)
+                                   : evalInt(arg(C, E->FlagsArg), Ctx);
+          if (!Flags)
+            unknown(D);
+          else
+            created(D, (*Flags & StreamNonBlockingFlag)
+                           ? StreamOrigin::CreatedNonBlocking
+                           : StreamOrigin::CreatedBlocking);
+        }
+      return true;
+    }
+    // std::exchange(o.s_, nullptr) / std::move(o.s_): the value goes on to
+    // where the call's result goes (keepsOrigin decides there).
+    if (isStdFunction(Callee, {"exchange", "move"}) && C->getNumArgs() > 0)
+      if (handleDecl(C->getArg(0)))
+        classify(C->getArg(0));
+    return true;
+  }
+
+  bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->isWritten() && I->getMember())
+        if (const ValueDecl *D = handleDecl(nullptr, I->getMember());
+            D && !keepsOrigin(I->getInit(), D))
+          unknown(D);
+    return true;
+  }
+
+  bool VisitFieldDecl(FieldDecl *F) {
+    if (const ValueDecl *D = handleDecl(nullptr, F);
+        D && F->hasInClassInitializer() && F->getInClassInitializer() &&
+        !isNullHandle(F->getInClassInitializer(), Ctx))
+      unknown(D);
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (const ValueDecl *D = handleDecl(nullptr, V);
+        D && V->hasGlobalStorage() && !V->isStaticLocal() && V->getInit() &&
+        !isNullHandle(V->getInit(), Ctx))
+      unknown(D);
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *M) {
+    if (const ValueDecl *D = handleDecl(M); D && !Classified.count(M))
+      unknown(D);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    if (const ValueDecl *D = handleDecl(R); D && !Classified.count(R))
+      unknown(D);
+    return true;
+  }
+
+private:
+  /// A declaration's own handle type (a member or global, not a use).
+  static const ValueDecl *handleDecl(std::nullptr_t, const ValueDecl *D) {
+    if (!D || (!isa<FieldDecl>(D) && !isa<VarDecl>(D)))
+      return nullptr;
+    QualType T = D->getType();
+    if (const auto *AT = T->getAsArrayTypeUnsafe())
+      T = AT->getElementType();
+    return isStreamType(T) ? cast<ValueDecl>(D->getCanonicalDecl()) : nullptr;
+  }
+  static const ValueDecl *handleDecl(const Expr *E) {
+    return cuda::handleDecl(E);
+  }
+
+  /// Marks the occurrence (and, for an element, the array's) as seen.
+  void classify(const Expr *E) {
+    E = E->IgnoreParens();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      Classified.insert(A->getBase()->IgnoreParenImpCasts());
+      return;
+    }
+    Classified.insert(E);
+  }
+
+  /// A value that keeps D's origin: a null handle, the same member of
+  /// another object, or std::exchange / std::move of it.
+  bool keepsOrigin(const Expr *V, const ValueDecl *D) {
+    if (isNullHandle(V, Ctx))
+      return true;
+    V = V->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<CallExpr>(V);
+        C && C->getNumArgs() > 0 &&
+        isStdFunction(C->getDirectCallee(), {"exchange", "move"}))
+      V = C->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(V);
+        Ctor && Ctor->getNumArgs() == 1)
+      V = Ctor->getArg(0)->IgnoreParenImpCasts();
+    return handleDecl(V) == D;
+  }
+
+  void created(const ValueDecl *D, StreamOrigin O) {
+    auto [It, New] = Origins.try_emplace(D, O);
+    if (!New && It->second != O)
+      It->second = StreamOrigin::Unknown;
+  }
+  void unknown(const ValueDecl *D) { Origins[D] = StreamOrigin::Unknown; }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const ApiModel &Model;
+  llvm::DenseMap<const ValueDecl *, StreamOrigin> &Origins;
+  llvm::DenseSet<const Expr *> Classified;
+};
+
+} // namespace
+
+StreamOrigin StreamOrigins::originOf(const ValueDecl *D) {
+  if (!D)
+    return StreamOrigin::Unknown;
+  if (!Built) {
+    Built = true;
+    Walker(Ctx, Model, Origins).TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  auto It = Origins.find(cast<ValueDecl>(D->getCanonicalDecl()));
+  return It == Origins.end() ? StreamOrigin::Unknown : It->second;
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,270 @@
+// The producer diagnostic on streams the function is handed (issue 24): a
+// parameter, a member of a parameter or of `this`, a handle's accessor, a
+// local copied from one. Such a stream may be non-blocking, so device work
+// on it and a copy on the legacy default stream (every blocking copy), or on
+// another stream, race unless that stream is a particular one; the warning
+// says which (runtime/cases/handle_stream_blocking_copy.cu: stale on the
+// GPU with a non-blocking handle stream; its twins fresh). A member every
+// write of which in the unit creates a stream is a created stream: its
+// flags decide, and no note is needed. CallerStreams=false keeps only the
+// certain claims.
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// RUN: %clang_tidy_cars %s -config='{CheckOptions: {cuda-async-read-before-sync.CallerStreams: false}}' \
+// RUN:   -- %cuda_mock_flags -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=OFF --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+
+__global__ void fill(float *d, int n) {
+  if (threadIdx.x < n)
+    d[threadIdx.x] = 1.0f;
+}
+void consume(float);
+void opaqueSync(cudaStream_t s);
+
+struct Handle {
+  cudaStream_t stream;
+  cudaStream_t get_stream() const { return stream; }
+};
+void getStream(Handle *h, cudaStream_t *out);
+
+//===--- A kernel on the handed stream, then a blocking copy --------------===//
+
+void parameterThenBlocking(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished [cuda-async-read-before-sync]
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes the legacy default stream wait for stream 's'
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  consume(h[0]);
+}
+
+void handleMemberThenBlocking(Handle *hd, float *h, float *d) {
+  fill<<<1, 64, 0, hd->stream>>>(d, 16);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 'hd->stream' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 'hd->stream' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: stream 'hd->stream' is not created in this function
+}
+
+// A local copied from the handle's accessor, as the real fixes' code did.
+void accessorLocalThenBlocking(const Handle &hd, float *h, float *d) {
+  cudaStream_t stream = hd.get_stream();
+  fill<<<1, 64, 0, stream>>>(d, 16);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 'stream' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 'stream' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: stream 'stream' is not created in this function
+}
+
+// rocBLAS's idiom: the stream comes back through an out-parameter.
+void outParameterThenBlocking(Handle *hd, float *h, float *d) {
+  cudaStream_t stream;
+  getStream(hd, &stream);
+  cudaMemsetAsync(d, 0, 64, stream);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 'stream' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 'stream' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: stream 'stream' is not created in this function
+}
+
+// Work on the legacy default stream, then an asynchronous copy on the
+// handed stream: the same claim the other way round.
+void legacyThenParameter(float *h, float *d, cudaStream_t s) {
+  cudaMemset(d, 0, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's' may read it before the work that writes it on the legacy default stream has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on the legacy default stream here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's'
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+//===--- The fixed forms: silent ------------------------------------------===//
+
+// The real fixes: copy on the handle's stream and synchronize it.
+void copyOnTheHandlesStream(Handle *hd, float *h, float *d) {
+  fill<<<1, 64, 0, hd->stream>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, hd->stream);
+  cudaStreamSynchronize(hd->stream);
+  consume(h[0]);
+}
+
+void accessorLocalCopyOnIt(const Handle &hd, float *h, float *d) {
+  cudaStream_t stream = hd.get_stream();
+  fill<<<1, 64, 0, stream>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, hd.get_stream());
+  cudaStreamSynchronize(stream);
+}
+
+void syncBeforeTheBlockingCopy(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaStreamSynchronize(s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+void eventWaitedByTheCopysStream(float *h, float *d, cudaStream_t s,
+                                 cudaEvent_t e) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaEventRecord(e, s);
+  cudaStreamWaitEvent(0, e, 0);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+void deviceSync(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaDeviceSynchronize();
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+// An opaque call given the stream may synchronize it.
+void opaqueCallGivenTheStream(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  opaqueSync(s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+// The parameter is given another value here: no longer the caller's.
+void parameterReassigned(float *h, float *d, cudaStream_t s) {
+  s = 0;
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+//===--- Members whose every write creates the stream ---------------------===//
+
+class NonBlockingPipeline {
+public:
+  NonBlockingPipeline() { cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking); }
+  ~NonBlockingPipeline() {
+    cudaStreamDestroy(s_);
+    s_ = nullptr;
+  }
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, s_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+    // CHECK: :[[@LINE-1]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 's_' here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes
+    // OFF: :[[@LINE-4]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
+  }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+// Created blocking: the legacy default stream waits for it.
+class BlockingPipeline {
+public:
+  BlockingPipeline() { cudaStreamCreate(&s_); }
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, s_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+// Two members, each created: different streams, nothing orders them.
+class TwoStreams {
+public:
+  TwoStreams() {
+    cudaStreamCreate(&compute_);
+    cudaStreamCreate(&copy_);
+  }
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, compute_>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, copy_);
+    // CHECK: :[[@LINE-1]]:5: warning: the asynchronous device-to-host copy of 'd' on stream 'copy_' may read it before the work that writes it on stream 'compute_' has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 'compute_' here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes
+    // OFF: :[[@LINE-4]]:5: warning: the asynchronous device-to-host copy of 'd' on stream 'copy_' may read it before
+    cudaStreamSynchronize(copy_);
+  }
+  void runOrdered(float *h, float *d, cudaEvent_t e) {
+    fill<<<1, 64, 0, compute_>>>(d, 16);
+    cudaEventRecord(e, compute_);
+    cudaStreamWaitEvent(copy_, e, 0);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, copy_);
+    cudaStreamSynchronize(copy_);
+  }
+
+private:
+  cudaStream_t compute_, copy_;
+};
+
+// A member also given the caller's stream: any stream, a conditional claim.
+class SettableStream {
+public:
+  SettableStream() { cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking); }
+  void setStream(cudaStream_t s) { s_ = s; }
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, s_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+    // CHECK: :[[@LINE-1]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 's_' here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes
+    // CHECK: :[[@LINE-4]]:5: note: stream 's_' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  }
+
+private:
+  cudaStream_t s_;
+};
+
+//===--- Two streams, at least one handed ---------------------------------===//
+
+void twoParameters(float *h, float *d, cudaStream_t s1, cudaStream_t s2) {
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: neither stream 's1' nor stream 's2' is created in this function: the copy is ordered after the write if they are the same stream
+  cudaStreamSynchronize(s2);
+}
+
+// A stream created here and a parameter: the legacy default stream would
+// wait for the blocking stream created here.
+void createdAndParameter(float *h, float *d, cudaStream_t s2) {
+  cudaStream_t s1;
+  cudaStreamCreate(&s1);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: stream 's2' is not created in this function: the copy is ordered after the write if it is stream 's1' or the legacy default stream
+  cudaStreamSynchronize(s2);
+}
+
+// Locals from calls may be copies of each other: no claim between them.
+cudaStream_t pickStream(int i);
+void streamsFromCalls(float *h, float *d) {
+  cudaStream_t s1 = pickStream(0), s2 = pickStream(1);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// One member of two handles that may be one object: no claim.
+void sameMemberOfTwoHandles(Handle *a, Handle *b, float *h, float *d) {
+  fill<<<1, 64, 0, a->stream>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, b->stream);
+  cudaStreamSynchronize(b->stream);
+}
+
+// The same stream by two names: no claim.
+void sameStreamTwoNames(Handle *hd, float *h, float *d) {
+  cudaStream_t s = hd->stream;
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, hd->stream);
+  cudaStreamSynchronize(s);
+}
