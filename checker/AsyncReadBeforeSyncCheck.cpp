@@ -342,15 +342,32 @@ void AsyncReadBeforeSyncCheck::reportProducer(const Finding &F,
       << describeStream(Other);
 }
 
+/// Does the translation unit use per-thread default streams: the macro that
+/// asks for them, defined where it takes effect? The CUDA runtime's header
+/// renames its API once for the whole unit (cudaStreamSynchronize_ptsz), and
+/// clang and nvcc include cuda_runtime.h before the file's first line, so a
+/// `#define CUDA_API_PER_THREAD_DEFAULT_STREAM` in the file comes too late:
+/// the header has then declared the legacy names (measured:
+/// runtime/cases/ptds_define_in_source_too_late.cu). HIP's macro is taken as
+/// defined.
+static bool perThreadDefaultStreams(ASTContext &Ctx, Preprocessor *PP) {
+  if (!PP)
+    return false;
+  if (PP->isMacroDefined("HIP_API_PER_THREAD_DEFAULT_STREAM"))
+    return true;
+  if (!PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
+    return false;
+  const IdentifierInfo &Legacy = Ctx.Idents.get("cudaStreamSynchronize");
+  return Ctx.getTranslationUnitDecl()->lookup(&Legacy).empty();
+}
+
 AsyncCopyAnalysis &AsyncReadBeforeSyncCheck::analysis(ASTContext &Ctx) {
   if (!Analysis) {
     AnalysisOptions Opts;
     Opts.StrictMode = StrictMode;
     Opts.CallerStreams = CallerStreams;
     Opts.MaxHelperDepth = HelperDepth;
-    Opts.PerThreadDefaultStream =
-        PP && (PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM") ||
-               PP->isMacroDefined("HIP_API_PER_THREAD_DEFAULT_STREAM"));
+    Opts.PerThreadDefaultStream = perThreadDefaultStreams(Ctx, PP);
     Opts.Imported = Imported;
     Analysis = std::make_unique<AsyncCopyAnalysis>(Ctx, *Model, Opts, Profile);
   }

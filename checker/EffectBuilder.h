@@ -113,6 +113,8 @@ private:
     return F.Aliases.classKey(AccessPath::of(Root)) + "@" + spelling(X, Ctx);
   }
   /// The device work a helper called at C leaves writing its arguments.
+  /// A library algorithm's device work on its outputs (LibraryProducers.h).
+  void addLibraryProducers(const CallExpr *C, const FunctionDecl *Callee);
   void addHelperProducers(const CallExpr *C, const HelperSummary &S);
   /// A device-to-host copy at At reads Src on stream S (Blocking: the call
   /// returns once it is done).

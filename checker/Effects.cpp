@@ -334,6 +334,7 @@ void EffectBuilder::collectCallEffects() {
         Def || !Callee ? nullptr : R.Owner.importedSummary(Callee, Bound);
     if (!Def && !Imported) {
       OpaqueCalls.push_back({C, Callee}); // barriers, if there are producers
+      addLibraryProducers(C, Callee);
       continue; // opaque: HostAccess reports buffers passed to it
     }
     const HelperSummary *S =

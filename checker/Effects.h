@@ -24,7 +24,8 @@
 //    may order device work in ways not followed: StreamOrdering.h).
 //
 // May call: FunctionFacts, CudaApiModel, TorchModel, HostAccess,
-// HelperSummaries (summaries of callees, the copies they leave pending).
+// LibraryProducers, HelperSummaries (summaries of callees, the copies they
+// leave pending).
 //
 //===----------------------------------------------------------------------===//
 

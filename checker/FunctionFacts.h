@@ -13,8 +13,9 @@
 //  - variables that hold a query's result, variables that are changed or
 //    whose address escapes, constants, fields of parameter structs.
 //
-// May call: CudaApiModel, TorchModel, ExprUtils, AccessPath, LibraryCode. Read (and its
-// alias classes extended) by Effects, the Solver and HelperSummaries.
+// May call: CudaApiModel, TorchModel, ExprUtils, AccessPath, LibraryCode,
+// StreamOrigins. Read (and its alias classes extended) by Effects, the
+// Solver and HelperSummaries.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,17 +1,19 @@
 //===--- ProducerEffects.cpp - The producer diagnostic's effects --------===//
 //
 // Produce, Consume, LegacyWork and Barrier effects (Effects.h) of one
-// callable: device work that writes a device buffer on a stream, the copy
-// that reads it, work on the legacy default stream, and calls that may order
+// callable: device work that writes a device buffer on a stream (kernels,
+// device-side API calls, helpers' work, library algorithms:
+// LibraryProducers.h), the copy that reads it, work on the legacy default stream, and calls that may order
 // device work in ways not followed (StreamOrdering.h). Also whether a
 // kernel's or helper's body only reads through a pointer parameter.
 // Members of EffectBuilder (EffectBuilder.h).
 //
-// May call: what Effects.h may call.
+// May call: what Effects.h may call, and LibraryProducers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EffectBuilder.h"
+#include "LibraryProducers.h"
 #include "StreamOrdering.h"
 #include "TorchModel.h"
 #include "clang/AST/ParentMap.h"
@@ -257,6 +259,19 @@ void EffectBuilder::addHelperProducers(const CallExpr *C,
       continue; // a defaulted stream argument: not followed
     addProducer(C, Root, On, P.Torch);
   }
+}
+
+void EffectBuilder::addLibraryProducers(const CallExpr *C,
+                                        const FunctionDecl *Callee) {
+  std::optional<LibraryProduction> P = libraryProduction(C, Callee, Ctx);
+  if (!P)
+    return;
+  StreamRef S = F.streamOf(C->getArg(P->StreamArg));
+  if (F.capturing(C, S))
+    return;
+  addStreamWork(C, S);
+  for (unsigned I : P->Outputs)
+    addProducer(C, C->getArg(I), S);
 }
 
 void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,

@@ -100,6 +100,8 @@ def build(cases, nvcc, build_dir, link, jobs, arch, torch=None, cxx="g++", cuda_
             return case.name, compile_cached(case, cmd, out, harness["rt_torch.h"])
         cmd = [nvcc, "-arch=" + arch, "-O2", "-std=c++17", "-I" + HERE, case.path] + case.parts + [
             "-o", out]
+        if case.per_thread:
+            cmd[1:1] = ["--default-stream", "per-thread"]
         if link:
             if DRIVER_API_RE.search(case_text(case)):
                 stubs = os.path.join(cuda_path, "lib64", "stubs")

@@ -3,7 +3,8 @@
 
 What runtime/agree.py and runtime/fixits.py share: a case's markers (Case:
 `// access: <id>`, `// copy: <id>`, CHECK lines, `rt-not-modelled:`,
-`rt-conditional:`, `semantics.md row:`, `rt-parts:`), the tools it needs (nvcc, clang-tidy 22,
+`rt-conditional:`, `rt-per-thread-default-stream`, `semantics.md row:`,
+`rt-parts:`), the tools it needs (nvcc, clang-tidy 22,
 PyTorch, the GPU), a thread pool with progress lines, and the check run on
 each case with the same command line as its lit RUN lines. A case with
 `// rt-parts: parts/<unit>.cu` lines is a program of several translation
@@ -45,6 +46,9 @@ PYTHON_FRONT_END = os.path.join(REPO, "checker", "python")
 NOT_MODELLED_RE = re.compile(r"(?://|#)\s*rt-not-modelled:\s*(.*\S)")
 # The check's warning is a conditional claim (its note names what would order
 # the code), and in this program that condition holds: the GPU sees fresh data.
+# Built with per-thread default streams: nvcc --default-stream per-thread, and
+# the check given -DCUDA_API_PER_THREAD_DEFAULT_STREAM (the RUN line says so).
+PER_THREAD_RE = re.compile(r"(?://|#)\s*rt-per-thread-default-stream\s*$")
 CONDITIONAL_RE = re.compile(r"(?://|#)\s*rt-conditional:\s*(.*\S)")
 ROW_RE = re.compile(r"(?://|#)\s*semantics\.md row:\s*(.*\S)")
 # A second translation unit of the case, relative to runtime/cases/.
@@ -74,6 +78,7 @@ class Case:
         self.expected_lines = set()  # lines a CHECK pins a warning to
         self.not_modelled = None
         self.conditional = None
+        self.per_thread = False
         self.row = None
         self.parts = []             # other translation units (rt-parts:)
         with open(path, encoding="utf-8") as f:
@@ -90,6 +95,8 @@ class Case:
                 m = NOT_MODELLED_RE.search(text)
                 if m:
                     self.not_modelled = m.group(1)
+                if PER_THREAD_RE.search(text):
+                    self.per_thread = True
                 m = CONDITIONAL_RE.search(text)
                 if m:
                     self.conditional = m.group(1)
@@ -253,7 +260,7 @@ def tidy_command(case, clang_tidy, plugin, cuda_path, extra):
     return cmd + [case.path, "--", "-x", "cuda", "--cuda-path=" + cuda_path, "--cuda-host-only",
                   "-nocudalib", "--cuda-gpu-arch=sm_90", "-isystem",
                   os.path.join(cuda_path, "include", "cccl"), "-Wno-unknown-cuda-version",
-                  "-I" + HERE]
+                  "-I" + HERE] + (["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"] if case.per_thread else [])
 
 
 def summary_env(case, clang_tidy, plugin, cuda_path, extra, directory):

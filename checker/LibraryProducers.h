@@ -1,0 +1,57 @@
+//===--- LibraryProducers.h - Library calls that write device buffers -*- C++ -*-===//
+//
+// One concern: the producer diagnostic's table of library algorithms --
+// calls whose bodies the check does not follow (the toolchain's, or
+// compiled elsewhere) that launch device work writing some of their
+// arguments on a stream argument:
+//  - CUB's device-wide primitives (`cub::DeviceReduce::Sum`,
+//    `cub::DeviceSelect::Flagged`, `cub::DeviceRadixSort::SortPairs`, ...)
+//    and hipCUB's: static members of a `Device*` class of namespace cub or
+//    hipcub. CUB's documentation: each output is a parameter `d_*out*`
+//    (`d_out`, `d_keys_out`, `d_num_selected_out`, ...) and "stream:
+//    [optional] CUDA stream to launch kernels within. Default is stream 0";
+//  - rocPRIM's device-level algorithms (`rocprim::reduce`,
+//    `rocprim::run_length_encode`, ...): free functions of namespace
+//    rocprim, outputs named `output` or `*_output`, the stream `stream`
+//    (default 0);
+//  - NCCL's collectives and receives (`ncclAllReduce`, `ncclBroadcast`,
+//    `ncclRecv`, ...): the output `recvbuff`, on `stream` (nccl.h).
+// Outputs and the stream are found by the declaration's parameter names,
+// so that every algorithm and overload of these libraries is covered by one
+// row each. A call whose temporary-storage argument is a null pointer
+// constant is CUB's and rocPRIM's size query: "no work is done" (both
+// libraries' documentation): not a producer. Not covered (no claim):
+// thrust algorithms (their outputs are iterators), cuBLAS / cuSPARSE /
+// cuFFT (their stream is set on a handle by an earlier call).
+//
+// May call: ExprUtils, clang's AST. Read by ProducerEffects (EffectBuilder).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_LIBRARYPRODUCERS_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_LIBRARYPRODUCERS_H
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace clang::tidy::cuda {
+
+/// What a library call writes: its output arguments (by position in the
+/// call) on its stream argument (StreamArg; the omitted stream is a
+/// CXXDefaultArgExpr, stream 0, at that position).
+struct LibraryProduction {
+  llvm::SmallVector<unsigned, 3> Outputs;
+  unsigned StreamArg = 0;
+};
+
+/// The production of call C of Callee when Callee is one of the table's
+/// (see the file comment); nullopt otherwise, for a size query, and for a
+/// call whose stream parameter is not among its arguments.
+std::optional<LibraryProduction> libraryProduction(const CallExpr *C,
+                                                   const FunctionDecl *Callee,
+                                                   const ASTContext &Ctx);
+
+} // namespace clang::tidy::cuda
+
+#endif
