@@ -307,6 +307,8 @@ private:
       llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 2>>>
       WritesIndex;
   std::vector<const CallExpr *> CaptureCalls; ///< begin / end of a capture
+  /// handleWrittenHere's index: stream handles assigned or created into.
+  mutable std::optional<std::set<AccessPath>> WrittenHandles;
   bool Broken = false;
 };
 

@@ -123,14 +123,18 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
 }
 
 bool FunctionFacts::handleWrittenHere(const AccessPath &P) const {
-  for (const Assignment &A : Assigns)
-    if (A.Lhs && AccessPath::of(A.Lhs) == P)
-      return true;
-  for (const CallExpr *C : Calls)
-    if (const ApiEntry *E = lookup(C); E && E->Role == ApiRole::StreamCreate)
-      if (const Expr *T = allocTarget(C, *E); T && AccessPath::of(T) == P)
-        return true;
-  return false;
+  // Indexed on first use: asked once per stream expression.
+  if (!WrittenHandles) {
+    WrittenHandles.emplace();
+    for (const Assignment &A : Assigns)
+      if (A.Lhs && isStreamOrWrapper(A.Lhs->getType()))
+        WrittenHandles->insert(AccessPath::of(A.Lhs));
+    for (const CallExpr *C : Calls)
+      if (const ApiEntry *E = lookup(C); E && E->Role == ApiRole::StreamCreate)
+        if (const Expr *T = allocTarget(C, *E))
+          WrittenHandles->insert(AccessPath::of(T));
+  }
+  return WrittenHandles->count(P) != 0;
 }
 
 bool FunctionFacts::suppliedHandle(const AccessPath &P) const {
