@@ -56,7 +56,8 @@ RunResult runCallable(CallableRun &R) {
   Result.Findings = std::move(S.Findings);
   if (R.SummaryMode && Result.Exit)
     Result.Summary =
-        Seeds.extract(R, Facts, Effects, *Result.Exit, Result.Findings);
+        Seeds.extract(R, Facts, Effects, *Result.Exit, Result.Findings,
+                      S.Consumed);
   return Result;
 }
 

@@ -325,7 +325,8 @@ void AsyncReadBeforeSyncCheck::reportProducer(const Finding &F,
   if (Other.Supplied) {
     diag(SM.getFileLoc(F.Access->getBeginLoc()),
          "neither %0 nor %1 is created in this function: the copy is ordered "
-         "after the write if they are the same stream",
+         "after the write if they are the same stream, or one is the legacy "
+         "default stream and the other a blocking stream",
          DiagnosticIDs::Note)
         << Producer << Copy;
     return;

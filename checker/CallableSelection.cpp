@@ -149,7 +149,7 @@ selectCallables(ASTContext &Ctx, unsigned Levels,
     for (unsigned M : Nodes[N].Nested)
       Callers[M].emplace_back(N, 0);
     for (const Resolved &C : Calls[N]) {
-      if (C.Role == CalleeRole::AsyncCopy) {
+      if (C.Role != CalleeRole::Other) {
         if (Dist[N] != 0)
           Queue.push_back(N);
         Dist[N] = 0;

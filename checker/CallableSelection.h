@@ -37,8 +37,8 @@ enum class CalleeRole {
   Other,
   AsyncCopy, ///< a modelled asynchronous copy (or a user-declared one)
   /// A modelled blocking transfer (cudaMemcpy, `.cpu()`): the producer
-  /// diagnostic reads it in its own callable only, so callers of a helper
-  /// that makes one are not selected for it.
+  /// diagnostic reads it in its callable, and in the callers of a helper
+  /// that makes one (HelperSummary::Consumes), as for AsyncCopy.
   Blocking,
 };
 

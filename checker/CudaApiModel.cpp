@@ -46,6 +46,15 @@ ApiEntry alloc(llvm::StringRef Name, ApiRole Role,
   return E;
 }
 
+/// A stream-ordered allocation ("Stream Ordered Memory Allocator", CUDA C++
+/// Programming Guide): ordered on its stream only, so not the implicit
+/// barrier between streams that cudaMalloc is.
+ApiEntry streamOrderedAlloc(llvm::StringRef Name, int Stream) {
+  ApiEntry E = alloc(Name, ApiRole::DeviceAlloc);
+  E.StreamArg = Stream;
+  return E;
+}
+
 ApiEntry blocking(llvm::StringRef Name, int Kind) {
   ApiEntry E{Name, ApiRole::BlockingTransfer};
   E.KindArg = Kind;
@@ -146,6 +155,7 @@ void appendDriverApi(std::vector<ApiEntry> &Out) {
                     PtrArgForm::Pointer));
   T.push_back(alloc("cuMemAlloc", ApiRole::DeviceAlloc));
   T.push_back(alloc("cuMemAllocPitch", ApiRole::DeviceAlloc));
+  T.push_back(streamOrderedAlloc("cuMemAllocAsync", 2));
   T.push_back(alloc("cuStreamCreate", ApiRole::StreamCreate,
                     PtrArgForm::AddressOfPointer, 1));
   T.push_back(alloc("cuStreamCreateWithPriority", ApiRole::StreamCreate,
@@ -220,7 +230,7 @@ void appendHip(std::vector<ApiEntry> &T) {
   T.push_back(Hip(alloc("hipHostRegister", ApiRole::PinnedAlloc,
                         PtrArgForm::Pointer)));
   T.push_back(Hip(alloc("hipMalloc", ApiRole::DeviceAlloc)));
-  T.push_back(Hip(alloc("hipMallocAsync", ApiRole::DeviceAlloc)));
+  T.push_back(Hip(streamOrderedAlloc("hipMallocAsync", 2)));
   T.push_back(Hip(alloc("hipMallocPitch", ApiRole::DeviceAlloc)));
   T.push_back(Hip(alloc("hipStreamCreate", ApiRole::StreamCreate)));
   T.push_back(Hip(alloc("hipStreamCreateWithFlags", ApiRole::StreamCreate,
@@ -433,9 +443,9 @@ std::vector<ApiEntry> buildTable() {
   T.push_back(alloc("cudaHostRegister", ApiRole::PinnedAlloc,
                     PtrArgForm::Pointer));
   T.push_back(alloc("cudaMalloc", ApiRole::DeviceAlloc));
-  T.push_back(alloc("cudaMallocAsync", ApiRole::DeviceAlloc));
+  T.push_back(streamOrderedAlloc("cudaMallocAsync", 2));
   T.push_back(alloc("cudaMallocPitch", ApiRole::DeviceAlloc));
-  T.push_back(alloc("cudaMallocFromPoolAsync", ApiRole::DeviceAlloc));
+  T.push_back(streamOrderedAlloc("cudaMallocFromPoolAsync", 3));
 
   // Streams; cudaStreamNonBlocking streams do not synchronize with the
   // legacy default stream ("Stream synchronization behavior").

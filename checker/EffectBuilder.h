@@ -112,10 +112,13 @@ private:
     }
     return F.Aliases.classKey(AccessPath::of(Root)) + "@" + spelling(X, Ctx);
   }
-  /// The device work a helper called at C leaves writing its arguments.
   /// A library algorithm's device work on its outputs (LibraryProducers.h).
   void addLibraryProducers(const CallExpr *C, const FunctionDecl *Callee);
+  /// The device work a helper called at C leaves writing its arguments.
   void addHelperProducers(const CallExpr *C, const HelperSummary &S);
+  /// The device-to-host copies a helper makes of its arguments
+  /// (HelperSummary::Consumes), as the caller's Consume effects at the call.
+  void addHelperConsumers(const CallExpr *C, const HelperSummary &S);
   /// A device-to-host copy at At reads Src on stream S (Blocking: the call
   /// returns once it is done).
   void addConsumer(const Stmt *At, const Expr *Src, const StreamRef &S,

@@ -61,7 +61,8 @@ void EffectBuilder::build() {
   collectCallEffects();
   // Without device work writing a buffer here, the producer diagnostic has
   // nothing to ask: its other effects would only cost.
-  if (llvm::none_of(Out.List,
+  if (Out.ProducerSeeds.empty() &&
+      llvm::none_of(Out.List,
                     [](const Effect &E) { return E.K == Effect::Produce; })) {
     llvm::erase_if(Out.List, [](const Effect &E) {
       return E.K == Effect::Consume || E.K == Effect::LegacyWork ||
@@ -352,6 +353,9 @@ void EffectBuilder::collectCallEffects() {
         return F.capturing(C, Out.Copies[Copy.first]->Stream);
       });
     }
+    // Its copies read their sources before anything it does may order them.
+    if (S)
+      addHelperConsumers(C, *S);
     Out.List.push_back(std::move(Ev));
     if (Produced)
       addHelperProducers(C, *Produced);

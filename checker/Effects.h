@@ -108,6 +108,12 @@ struct CallableEffects {
   std::vector<Effect> List;
   /// The streams of Produce / Consume effects (stable addresses).
   std::deque<StreamRef> Streams;
+  /// A summary run's producer seeds: device work of the caller's, on a
+  /// stream the helper cannot name, writing each pointer parameter's buffer
+  /// (its alias class key, the parameter); a device-to-host copy of one
+  /// while it is pending is a Consumption of the summary.
+  std::vector<std::pair<std::string, const ParmVarDecl *>> ProducerSeeds;
+  const Stmt *ProducerSeedSite = nullptr; ///< the helper's body
 
   /// Adds a copy site (owned by the run's AsyncCopyAnalysis); its id is
   /// Copies.size() - 1.

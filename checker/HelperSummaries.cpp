@@ -162,6 +162,14 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   for (unsigned P = 0; P < FD->getNumParams(); ++P)
     if (isStreamOrWrapper(FD->getParamDecl(P)->getType()))
       StreamParams.push_back(P);
+  for (unsigned P = 0; P < FD->getNumParams(); ++P)
+    if (const ParmVarDecl *PD = FD->getParamDecl(P);
+        PD->getType()->isPointerType() && Out.ProducerSeeds.size() < 8)
+      Out.ProducerSeeds.push_back( // as EffectBuilder::regionKey names it
+          {F.Aliases.classKey(AccessPath::ofDecl(PD)) + "@" +
+               PD->getName().str(),
+           PD});
+  Out.ProducerSeedSite = F.Body;
   auto Seed = [&](int Buf, int Stream) {
     SummarySeed Sd;
     Sd.Param = Buf;
@@ -335,6 +343,14 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
 }
 
 void SummarySeeds::seedEntry(const CallableEffects &E, PendingState &Entry) {
+  // The caller's device work: on no stream the helper can name (any sync,
+  // record or barrier in the helper may be its order: the seed ends).
+  for (const auto &[Key, Param] : E.ProducerSeeds) {
+    PendingProducer &P = Entry.Producers[{Key, StreamRef().identity()}];
+    P.Site = E.ProducerSeedSite;
+    P.Var = Param;
+    P.Conditions.Sets = {Literals{}};
+  }
   for (unsigned Id = 0; Id < E.Copies.size(); ++Id)
     if (const SummarySeed *S = E.Copies[Id]->Seed) {
       Entry.Pending[Id] = PendingCopy{MissNote{}, {{Literals{}}}, Id};
@@ -350,7 +366,8 @@ void SummarySeeds::seedEntry(const CallableEffects &E, PendingState &Entry) {
 std::unique_ptr<HelperSummary>
 SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
                       const CallableEffects &E, const PendingState &Exit,
-                      const std::vector<Finding> &Findings) const {
+                      const std::vector<Finding> &Findings,
+                      const std::vector<HelperSummary::Consumption> &Consumed) const {
   const FunctionDecl *Def = F.FD;
   auto S = std::make_unique<HelperSummary>();
   unsigned NP = Def->getNumParams();
@@ -416,6 +433,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     }
     S->Produces.push_back(Pr);
   }
+  S->Consumes = Consumed;
   S->Named = Named;
   S->NamedBufferStreams =
       std::min<size_t>(S->CaptureStreams.size(), MaxNamedStreams);

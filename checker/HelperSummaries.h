@@ -136,6 +136,25 @@ struct HelperSummary {
     bool Torch = false;
   };
   std::vector<Production> Produces;
+  /// Device-to-host copies the helper makes of a pointer parameter's
+  /// buffer, before anything in it could order earlier device work (a
+  /// sync, a record, a wait, a call that may order): at the call, a copy
+  /// of the argument on the stream argument (or, blocking, on the legacy
+  /// default stream) for the caller's producer diagnostic
+  /// (`raft::update_host(h, d, n, stream)` after a kernel on another
+  /// stream).
+  struct Consumption {
+    unsigned BufferParam = 0;
+    bool OnStreamParam = false; ///< else the legacy default stream
+    unsigned StreamParam = 0;
+    bool Blocking = false;
+    bool operator<(const Consumption &O) const {
+      return std::tie(BufferParam, OnStreamParam, StreamParam, Blocking) <
+             std::tie(O.BufferParam, O.OnStreamParam, O.StreamParam,
+                      O.Blocking);
+    }
+  };
+  std::vector<Consumption> Consumes;
 
   // Buffers and streams the caller can name too, by their keys here: a
   // lambda's captures (C++ [expr.prim.lambda.capture]: a capture names the
@@ -214,7 +233,8 @@ public:
   /// its run.
   std::unique_ptr<HelperSummary>
   extract(const CallableRun &R, FunctionFacts &F, const CallableEffects &E,
-          const PendingState &Exit, const std::vector<Finding> &Findings) const;
+          const PendingState &Exit, const std::vector<Finding> &Findings,
+          const std::vector<HelperSummary::Consumption> &Consumed) const;
 
   /// Bounds on the seeds of one summary: streams the caller names, buffers
   /// it names, and the streams those buffers are crossed with.

@@ -261,6 +261,23 @@ void EffectBuilder::addHelperProducers(const CallExpr *C,
   }
 }
 
+void EffectBuilder::addHelperConsumers(const CallExpr *C,
+                                       const HelperSummary &S) {
+  for (const HelperSummary::Consumption &Co : S.Consumes) {
+    const Expr *A = paramArg(C, static_cast<int>(Co.BufferParam));
+    if (!A)
+      continue;
+    if (Co.OnStreamParam) {
+      const Expr *SA = paramArg(C, static_cast<int>(Co.StreamParam));
+      if (!SA || isa<CXXDefaultArgExpr>(SA))
+        continue; // a defaulted stream argument: not followed
+      addConsumer(C, A, F.streamOf(SA), Co.Blocking);
+    } else {
+      addConsumer(C, A, F.streamOf(nullptr), Co.Blocking);
+    }
+  }
+}
+
 void EffectBuilder::addLibraryProducers(const CallExpr *C,
                                         const FunctionDecl *Callee) {
   std::optional<LibraryProduction> P = libraryProduction(C, Callee, Ctx);
@@ -363,8 +380,11 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
   case ApiRole::DeviceAlloc:
     // "Implicit Synchronization" (CUDA C++ Programming Guide): commands of
     // two streams cannot overlap a page-locked host or device allocation
-    // issued between them.
-    addBarrier(C);
+    // issued between them; a stream-ordered one (a row with a stream:
+    // cudaMallocAsync, "Stream Ordered Memory Allocator") is ordered on its
+    // stream only.
+    if (E.StreamArg == NoArg)
+      addBarrier(C);
     return;
   default:
     return; // synchronizations: the Solver's transfers

@@ -266,6 +266,7 @@ std::optional<PendingState> Solver::run() {
         if (auto L = conditionLiteral(Cond, /*OnTrue=*/Index == 0))
           if (!Edge.assume(*L))
             continue; // contradicts what this path already assumed
+        nullStreamEdge(Edge, Cond, /*OnTrue=*/Index == 0);
       }
       bool Changed = false;
       if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()])

@@ -25,6 +25,7 @@
 #include "CallableRun.h"
 #include "Effects.h"
 #include "FunctionFacts.h"
+#include "HelperSummaries.h"
 #include "PendingState.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
@@ -47,6 +48,9 @@ public:
   /// run, one per access site and seed (each seed answers its own
   /// question).
   std::vector<Finding> Findings;
+  /// A summary run's consumptions (HelperSummary::Consumes), sorted,
+  /// without duplicates.
+  std::vector<HelperSummary::Consumption> Consumed;
 
   FunctionFacts &facts() { return F; }
   const CopySite &copy(unsigned Id) const { return *Effects.Copies[Id]; }
@@ -146,6 +150,13 @@ private:
   std::map<const Expr *, size_t> FindingAt; ///< one per access site
   std::set<std::pair<const Expr *, const CopySite *>> SeedFindings;
   std::set<const Stmt *> ProducerFindingAt; ///< one per copy
+  void recordConsumption(const PendingState &St, const Effect &Ev);
+  /// A summary run's seed producers (the caller's work) end at a sync,
+  /// query or wait of an event: the caller may have recorded it after them.
+  void dropCallerSeeds(PendingState &St);
+  /// On the edge where a handed stream variable is null (`if (!s)`, the
+  /// else of `if (s)`, `s == nullptr`), its producers are on stream 0.
+  void nullStreamEdge(PendingState &Edge, const Expr *Cond, bool OnTrue) const;
 };
 
 } // namespace clang::tidy::cuda

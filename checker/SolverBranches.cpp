@@ -87,6 +87,32 @@ std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
   return L;
 }
 
+void Solver::nullStreamEdge(PendingState &Edge, const Expr *Cond,
+                            bool OnTrue) const {
+  std::optional<Literal> L = literalOf(Cond, OnTrue);
+  if (!L || !L->Eq || L->C != 0 || !isStreamType(L->V->getType()) ||
+      F.MutatedVars.count(L->V))
+    return;
+  AccessPath Handle = AccessPath::ofDecl(L->V);
+  std::vector<std::pair<ProducerKey, PendingProducer>> Moved;
+  for (auto It = Edge.Producers.begin(); It != Edge.Producers.end();) {
+    if (It->second.Stream.Supplied && It->second.Stream.Path == Handle) {
+      Moved.push_back(*It);
+      It = Edge.Producers.erase(It);
+    } else {
+      ++It;
+    }
+  }
+  // A null handle is stream 0 (`if (s) cudaStreamSynchronize(s);` leaves the
+  // work on the legacy default stream on the other edge).
+  for (auto &[Key, P] : Moved) {
+    std::string Spelling = P.Stream.Spelling;
+    P.Stream = F.streamOf(nullptr);
+    P.Stream.Spelling = Spelling;
+    Edge.Producers[{Key.first, P.Stream.identity()}] = std::move(P);
+  }
+}
+
 std::optional<bool> Solver::boundCondition(const Expr *Cond) const {
   std::optional<Literal> L = literalOf(Cond, /*OnTrue=*/true);
   std::optional<long long> V = L ? F.boundConstant(L->V) : std::nullopt;

@@ -14,15 +14,51 @@
 
 namespace clang::tidy::cuda {
 
+/// In a summary run: a device-to-host copy of a parameter's buffer while
+/// the caller's seed producer is pending on it, on a stream parameter or the
+/// legacy default stream.
+void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
+  const StreamRef &On = *Ev.OnStream;
+  HelperSummary::Consumption C;
+  C.Blocking = Ev.BlockingCopy;
+  if (On.K == StreamRef::Named && On.Path.steps().empty()) {
+    const auto *SP = dyn_cast_or_null<ParmVarDecl>(On.Path.rootDecl());
+    if (!SP || SP->getDeclContext() != F.FD)
+      return;
+    C.OnStreamParam = true;
+    C.StreamParam = SP->getFunctionScopeIndex();
+  } else if (On.K != StreamRef::Legacy) {
+    return; // a stream the caller cannot name
+  }
+  for (const auto &[Key, P] : St.Producers) {
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(P.Var);
+    if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown ||
+        !Param || Param->getDeclContext() != F.FD)
+      continue;
+    C.BufferParam = Param->getFunctionScopeIndex();
+    auto It = llvm::lower_bound(Consumed, C);
+    if (It == Consumed.end() || C < *It)
+      Consumed.insert(It, C);
+  }
+}
+
 void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
-  if (R.SummaryMode || ProducerFindingAt.count(Ev.Anchor))
+  if (R.SummaryMode) {
+    recordConsumption(St, Ev);
+    return;
+  }
+  if (ProducerFindingAt.count(Ev.Anchor))
     return;
   const StreamRef &On = *Ev.OnStream;
   const PendingProducer *Racing = nullptr;
   StreamClaim Claim;
   for (const auto &[Key, P] : St.Producers) {
-    if (Key.first != Ev.Buffer || P.WaitedBy.count(On.identity()) ||
-        (P.LegacyJoined && isBlockingStream(On)))
+    // Legacy-stream work after a handed stream's work joins it only if that
+    // stream is blocking: for a copy on the legacy default stream, what the
+    // claim's note already says ("... or a blocking stream").
+    bool Joined = P.LegacyJoined && isBlockingStream(On) &&
+                  !(P.Stream.Supplied && On.K == StreamRef::Legacy);
+    if (Key.first != Ev.Buffer || P.WaitedBy.count(On.identity()) || Joined)
       continue;
     // The legacy default stream waits for blocking streams, and a stream
     // that waited for the producer may be one.

@@ -131,17 +131,37 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
 
 void Solver::completeProducersOn(PendingState &St, const StreamRef &S,
                                  bool OrWaited) {
-  for (auto It = St.Producers.begin(); It != St.Producers.end();)
-    It = !unorderedStreams(S, It->second.Stream) ||
-                 (OrWaited && It->second.WaitedBy.count(S.identity()))
+  for (auto It = St.Producers.begin(); It != St.Producers.end();) {
+    PendingProducer &P = It->second;
+    // A host sync of the legacy default stream completes a handed stream's
+    // work only if that stream is blocking (or is the legacy one): as
+    // legacy work joining it (checkProducers says when that matters).
+    if (S.K == StreamRef::Legacy && P.Stream.Supplied &&
+        !(OrWaited && P.WaitedBy.count(S.identity()))) {
+      P.LegacyJoined = true;
+      ++It;
+      continue;
+    }
+    It = !unorderedStreams(S, P.Stream) ||
+                 (OrWaited && P.WaitedBy.count(S.identity()))
              ? St.Producers.erase(It)
              : std::next(It);
+  }
 }
 
 void Solver::completeCapturedProducers(PendingState &St,
                                        const AccessPath &Event) {
   for (const ProducerKey &P : capturedProducers(St, Event))
     St.Producers.erase(P);
+  dropCallerSeeds(St);
+}
+
+void Solver::dropCallerSeeds(PendingState &St) {
+  if (!R.SummaryMode)
+    return;
+  for (auto It = St.Producers.begin(); It != St.Producers.end();)
+    It = It->second.Stream.K == StreamRef::Unknown ? St.Producers.erase(It)
+                                                   : std::next(It);
 }
 
 std::set<ProducerKey> Solver::capturedProducers(const PendingState &St,
@@ -281,6 +301,8 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   case ApiRole::NotASync: {
     StreamRef S = F.streamOf(arg(C, E.StreamArg));
     note(St, E.Miss, C, &S);
+    if (E.EventArg != NoArg)
+      dropCallerSeeds(St); // the caller may have recorded the event
     if (E.EventArg != NoArg)
       // S's later work waits for the producers the event follows (any the
       // check cannot tell from it); an unknown stream may be any.

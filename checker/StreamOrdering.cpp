@@ -161,6 +161,12 @@ private:
       else
         streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
       return;
+    case ApiRole::DeviceAlloc:
+      if (E.StreamArg == NoArg)
+        Out.Orders = true; // "Implicit Synchronization"
+      else
+        streamWork(arg(C, E.StreamArg)); // stream-ordered: its stream only
+      return;
     case ApiRole::StreamCreate:
     case ApiRole::CurrentStream:
     case ApiRole::PoolStream:

@@ -86,8 +86,7 @@ public:
       return true;
     if (const ValueDecl *D = handleDecl(B->getLHS())) {
       classify(B->getLHS());
-      if (!keepsOrigin(B->getRHS(), D))
-        unknown(D);
+      assigned(D, B->getRHS());
     }
     return true;
   }
@@ -118,15 +117,22 @@ public:
     if (isStdFunction(Callee, {"exchange", "move"}) && C->getNumArgs() > 0)
       if (handleDecl(C->getArg(0)))
         classify(C->getArg(0));
+    // std::swap(s_, o.s_) of a move assignment: the values stay in the
+    // member.
+    if (isStdFunction(Callee, {"swap"}) && C->getNumArgs() == 2)
+      if (const ValueDecl *D = handleDecl(C->getArg(0));
+          D && handleDecl(C->getArg(1)) == D) {
+        classify(C->getArg(0));
+        classify(C->getArg(1));
+      }
     return true;
   }
 
   bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
     for (const CXXCtorInitializer *I : Ctor->inits())
       if (I->isWritten() && I->getMember())
-        if (const ValueDecl *D = handleDecl(nullptr, I->getMember());
-            D && !keepsOrigin(I->getInit(), D))
-          unknown(D);
+        if (const ValueDecl *D = handleDecl(nullptr, I->getMember()))
+          assigned(D, I->getInit());
     return true;
   }
 
@@ -198,6 +204,95 @@ private:
     return handleDecl(V) == D;
   }
 
+  /// D is given value V: its origin is kept, or V is a factory's created
+  /// stream, or anything.
+  void assigned(const ValueDecl *D, const Expr *V) {
+    if (keepsOrigin(V, D))
+      return;
+    if (std::optional<StreamOrigin> O = factoryOrigin(V))
+      created(D, *O);
+    else
+      unknown(D);
+  }
+
+  /// `make()` of a function with a visible body whose every return returns
+  /// one local it created a stream into, and that it gives no other value
+  /// (`cudaStream_t s; cudaStreamCreate(&s); return s;`): that creation.
+  std::optional<StreamOrigin> factoryOrigin(const Expr *V) {
+    const auto *C = dyn_cast_or_null<CallExpr>(V ? V->IgnoreParenImpCasts()
+                                                 : nullptr);
+    const FunctionDecl *Def = nullptr;
+    if (!C || !C->getDirectCallee() || !C->getDirectCallee()->hasBody(Def) ||
+        !Def || !isStreamType(Def->getReturnType()))
+      return std::nullopt;
+    struct Body : RecursiveASTVisitor<Body> {
+      std::vector<const ReturnStmt *> Returns;
+      std::vector<const CallExpr *> Calls;
+      std::vector<const DeclRefExpr *> Refs;
+      bool VisitReturnStmt(ReturnStmt *R) {
+        Returns.push_back(R);
+        return true;
+      }
+      bool VisitCallExpr(CallExpr *CE) {
+        Calls.push_back(CE);
+        return true;
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *R) {
+        Refs.push_back(R);
+        return true;
+      }
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    } B;
+    B.TraverseStmt(Def->getBody());
+    const VarDecl *Local = nullptr;
+    for (const ReturnStmt *R : B.Returns) {
+      const auto *D = dyn_cast_or_null<DeclRefExpr>(
+          R->getRetValue() ? R->getRetValue()->IgnoreParenImpCasts() : nullptr);
+      const auto *LV = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      if (!LV || !LV->hasLocalStorage() || isa<ParmVarDecl>(LV) ||
+          (Local && LV != Local) ||
+          (LV->getInit() && !isNullHandle(LV->getInit(), Ctx)))
+        return std::nullopt;
+      Local = LV;
+    }
+    if (!Local)
+      return std::nullopt;
+    std::optional<StreamOrigin> Origin;
+    unsigned AddressUses = 0;
+    for (const CallExpr *CE : B.Calls) {
+      const ApiEntry *E = Model.lookup(CE->getDirectCallee());
+      if (!E || E->Role != ApiRole::StreamCreate)
+        continue;
+      const auto *U = dyn_cast_or_null<UnaryOperator>(
+          arg(CE, E->PtrArg) ? arg(CE, E->PtrArg)->IgnoreParenCasts() : nullptr);
+      const auto *D = U && U->getOpcode() == UO_AddrOf
+                          ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens())
+                          : nullptr;
+      if (!D || D->getDecl() != Local)
+        continue;
+      ++AddressUses;
+      std::optional<long long> Flags =
+          E->FlagsArg == NoArg ? std::optional<long long>(0)
+                               : evalInt(arg(CE, E->FlagsArg), Ctx);
+      if (!Flags)
+        return std::nullopt;
+      StreamOrigin O = (*Flags & StreamNonBlockingFlag)
+                           ? StreamOrigin::CreatedNonBlocking
+                           : StreamOrigin::CreatedBlocking;
+      if (Origin && *Origin != O)
+        return std::nullopt;
+      Origin = O;
+    }
+    // Every other use of the local is a load (returns, reads).
+    unsigned Uses = 0;
+    for (const DeclRefExpr *R : B.Refs)
+      if (R->getDecl() == Local)
+        ++Uses;
+    if (!Origin || Uses != AddressUses + B.Returns.size())
+      return std::nullopt;
+    return Origin;
+  }
+
   void created(const ValueDecl *D, StreamOrigin O) {
     auto [It, New] = Origins.try_emplace(D, O);
     if (!New && It->second != O)
@@ -214,9 +309,41 @@ private:
 
 } // namespace
 
+/// The handle member a project's stream class hands out: the one member its
+/// conversion to a stream handle (`operator cudaStream_t() const { return
+/// s_; }`) returns, when that is its whole body; else null.
+static const FieldDecl *wrappedHandle(QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  for (const CXXMethodDecl *M : RD->methods()) {
+    const auto *Conv = dyn_cast<CXXConversionDecl>(M);
+    const FunctionDecl *Def = nullptr;
+    if (!Conv || !isStreamType(Conv->getConversionType()) ||
+        !Conv->hasBody(Def) || !Def)
+      continue;
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+    const auto *R = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+    const auto *ME = R && R->getRetValue()
+                         ? dyn_cast<MemberExpr>(
+                               R->getRetValue()->IgnoreParenImpCasts())
+                         : nullptr;
+    if (ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+          F && F->getParent() == RD && isStreamType(F->getType()))
+        return F;
+  }
+  return nullptr;
+}
+
 StreamOrigin StreamOrigins::originOf(const ValueDecl *D) {
   if (!D)
     return StreamOrigin::Unknown;
+  // A member or global of a stream class of the project's: what it holds.
+  if (const FieldDecl *Inner = wrappedHandle(D->getType()))
+    D = Inner;
   if (!Built) {
     Built = true;
     Walker(Ctx, Model, Origins).TraverseDecl(Ctx.getTranslationUnitDecl());

@@ -28,6 +28,8 @@
 //                 is host memory)}],
 //     "produces": [{"param", "on": "param" | "current" | "legacy",
 //                   "streamParam", "torch"}],
+//     "consumes": [{"param", "on": "param" | "legacy", "streamParam",
+//                   "blocking"}] (HelperSummary::Consumes),
 //     "captureStreams": [<stream>], "namedBufferStreams",
 //     "named": [{"path", "name", "unsynced": [capture stream or -1],
 //                "guards": [<guard>]}],
@@ -406,6 +408,14 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
                               {"torch", P.Torch}});
   }
   O["produces"] = std::move(Produces);
+  Array Consumes;
+  for (const HelperSummary::Consumption &C : S.Consumes)
+    Consumes.push_back(
+        Object{{"param", static_cast<int64_t>(C.BufferParam)},
+               {"on", C.OnStreamParam ? "param" : "legacy"},
+               {"streamParam", static_cast<int64_t>(C.StreamParam)},
+               {"blocking", C.Blocking}});
+  O["consumes"] = std::move(Consumes);
   return O;
 }
 

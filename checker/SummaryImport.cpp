@@ -595,6 +595,22 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
       }
       S->Produces.push_back(Pr);
     }
+  if (const Array *A = O.getArray("consumes"))
+    for (const Value &V : *A) {
+      const Object *C = V.getAsObject();
+      std::optional<int> Buf = C ? index(*C, "param", NP) : std::nullopt;
+      std::optional<int> SP = C ? index(*C, "streamParam", NP) : std::nullopt;
+      llvm::StringRef On = C ? C->getString("on").value_or("") : "";
+      if (!Buf || *Buf < 0 || (On != "param" && On != "legacy") ||
+          (On == "param" && (!SP || *SP < 0)))
+        continue;
+      HelperSummary::Consumption Co;
+      Co.BufferParam = static_cast<unsigned>(*Buf);
+      Co.OnStreamParam = On == "param";
+      Co.StreamParam = Co.OnStreamParam ? static_cast<unsigned>(*SP) : 0;
+      Co.Blocking = C->getBoolean("blocking").value_or(false);
+      S->Consumes.push_back(Co);
+    }
   return S;
 }
 

@@ -16,6 +16,7 @@
 // RUN:   | FileCheck %s --check-prefix=OFF --implicit-check-not='warning:'
 
 #include <cuda_runtime.h>
+#include <utility>
 
 __global__ void fill(float *d, int n) {
   if (threadIdx.x < n)
@@ -219,6 +220,164 @@ private:
   cudaStream_t s_;
 };
 
+// A factory of the unit that creates the stream it returns: the member
+// holds that creation, its flags decide.
+static cudaStream_t makeNonBlocking() {
+  cudaStream_t s = nullptr;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  return s;
+}
+static cudaStream_t makeBlocking() {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  return s;
+}
+// Not a factory: it may return the caller's stream.
+static cudaStream_t pickOrMake(cudaStream_t given) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  if (given)
+    return given;
+  return s;
+}
+
+class FactoryNonBlocking {
+public:
+  FactoryNonBlocking() : s_(makeNonBlocking()) {}
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, s_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+    // CHECK: :[[@LINE-1]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 's_' here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes
+    // OFF: :[[@LINE-4]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
+  }
+
+private:
+  cudaStream_t s_;
+};
+
+class FactoryBlocking {
+public:
+  FactoryBlocking() { s_ = makeBlocking(); }
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, s_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  }
+
+private:
+  cudaStream_t s_;
+};
+
+class NotAFactory {
+public:
+  explicit NotAFactory(cudaStream_t given) : s_(pickOrMake(given)) {}
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, s_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+    // CHECK: :[[@LINE-1]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 's_' here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes
+    // CHECK: :[[@LINE-4]]:5: note: stream 's_' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  }
+
+private:
+  cudaStream_t s_;
+};
+
+// A project's RAII stream: its conversion returns the member it creates; a
+// move assignment that swaps the members keeps what they hold.
+class OwnedStream {
+public:
+  OwnedStream() {
+    cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking);
+  }
+  OwnedStream &operator=(OwnedStream &&o) {
+    std::swap(s_, o.s_);
+    return *this;
+  }
+  ~OwnedStream() { cudaStreamDestroy(s_); }
+  operator cudaStream_t() const { return s_; }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+class OwnedBlockingStream {
+public:
+  OwnedBlockingStream() { cudaStreamCreate(&s_); }
+  operator cudaStream_t() const { return s_; }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+class RaiiNonBlocking {
+public:
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, stream_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+    // CHECK: :[[@LINE-1]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 'stream_' has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 'stream_' here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes
+    // OFF: :[[@LINE-4]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 'stream_' has finished
+  }
+
+private:
+  OwnedStream stream_;
+};
+
+class RaiiBlocking {
+public:
+  void run(float *h, float *d) {
+    fill<<<1, 64, 0, stream_>>>(d, 16);
+    cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  }
+
+private:
+  OwnedBlockingStream stream_;
+};
+
+//===--- A null handle is the legacy default stream -----------------------===//
+
+void syncUnlessNull(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  if (s)
+    cudaStreamSynchronize(s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+void syncIfNullTestedFirst(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  if (s != nullptr)
+    cudaStreamSynchronize(s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+// Another condition: the copy is unordered on the path that skips the sync.
+void syncUnderAFlag(float *h, float *d, cudaStream_t s, bool wait) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  if (wait)
+    cudaStreamSynchronize(s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+  // CHECK: :[[@LINE-5]]:3: note: 'd' is written on stream 's' here
+}
+
+// A null handle, and then an asynchronous copy on another, created, non-
+// blocking stream: stream 0's work is not ordered before it either.
+void nullHandleThenOtherStream(float *h, float *d, cudaStream_t s) {
+  cudaStream_t mine;
+  cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking);
+  fill<<<1, 64, 0, s>>>(d, 16);
+  if (s)
+    cudaStreamSynchronize(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, mine);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 'mine' may read it before the work that writes it on the legacy default stream has finished
+  // CHECK: :[[@LINE-5]]:3: note: 'd' is written on the legacy default stream here
+  // OFF: :[[@LINE-3]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 'mine' may read it before the work that writes it on the legacy default stream has finished
+  cudaStreamSynchronize(mine);
+}
+
 //===--- Two streams, at least one handed ---------------------------------===//
 
 void twoParameters(float *h, float *d, cudaStream_t s1, cudaStream_t s2) {
@@ -227,7 +386,7 @@ void twoParameters(float *h, float *d, cudaStream_t s1, cudaStream_t s2) {
   // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
   // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
   // CHECK: :[[@LINE-3]]:3: note: nothing makes
-  // CHECK: :[[@LINE-4]]:3: note: neither stream 's1' nor stream 's2' is created in this function: the copy is ordered after the write if they are the same stream
+  // CHECK: :[[@LINE-4]]:3: note: neither stream 's1' nor stream 's2' is created in this function: the copy is ordered after the write if they are the same stream, or one is the legacy default stream and the other a blocking stream
   cudaStreamSynchronize(s2);
 }
 
@@ -267,4 +426,112 @@ void sameStreamTwoNames(Handle *hd, float *h, float *d) {
   fill<<<1, 64, 0, s>>>(d, 16);
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, hd->stream);
   cudaStreamSynchronize(s);
+}
+
+//===--- Copies made inside helpers (HelperSummary::Consumes) -------------===//
+
+// raft::update_host's shape: the copy on the stream it is given.
+template <typename T>
+void updateHost(T *h, const T *d, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, n * sizeof(T), cudaMemcpyDeviceToHost, s);
+}
+static void download(float *h, const float *d) {
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+static void syncThenUpdate(float *h, const float *d, cudaStream_t s) {
+  cudaDeviceSynchronize();
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+}
+static void waitThenUpdate(float *h, const float *d, cudaStream_t s,
+                           cudaEvent_t e) {
+  cudaStreamWaitEvent(s, e, 0);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+}
+
+void helperCopiesOnAnotherStream(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  updateHost(h, d, 16, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // OFF: :[[@LINE-4]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before
+  cudaStreamSynchronize(s2);
+}
+
+// cuML's decision tree: cub given no stream, the read-back through the helper.
+void helperBlockingDownloadAfterHandedStream(float *h, float *d,
+                                             cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  download(h, d);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function
+}
+
+void helperCopiesOnTheSameStream(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  updateHost(h, d, 16, s);
+  cudaStreamSynchronize(s);
+}
+
+// What the helper does before its copy orders it.
+void helperSyncsFirst(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  syncThenUpdate(h, d, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void helperWaitsFirst(float *h, float *d, cudaEvent_t e) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  cudaEventRecord(e, s1);
+  waitThenUpdate(h, d, s2, e);
+  cudaStreamSynchronize(s2);
+}
+
+// Legacy-stream work in between joins a handed stream only if it is
+// blocking: what the note's condition says (cuML's split_labels.cuh).
+void legacyWorkBetween(float *h, float *d, float *other, const float *src,
+                       cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaMemcpy(other, src, 64, cudaMemcpyHostToDevice);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+}
+
+// Between a handed stream and a blocking created one, the join would order
+// them if the handed stream is blocking, which the note cannot say: silent.
+void legacyWorkBetweenCreatedCopyStream(float *h, float *d, float *other,
+                                        const float *src, cudaStream_t s) {
+  cudaStream_t mine;
+  cudaStreamCreate(&mine);
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaMemcpy(other, src, 64, cudaMemcpyHostToDevice);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, mine);
+  cudaStreamSynchronize(mine);
+}
+
+// A sync of the legacy default stream waits for a handed stream only if it
+// is blocking ("s created with cudaStreamNonBlocking, then
+// cudaStreamSynchronize(0)": stale, docs/semantics.md).
+void legacySyncBetween(float *h, float *d, cudaStream_t s) {
+  fill<<<1, 64, 0, s>>>(d, 16);
+  cudaStreamSynchronize(0);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+  // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
 }

@@ -222,12 +222,23 @@ void attributeQueryIsNoAccess(const float *d, size_t n, cudaStream_t s) {
 
 //===--- Effects chosen by a constant argument (byConstant variants) ---===//
 // (Keys are written in sorted order: a function's "byConstant" before its
-// "name".) Only the variant that differs is written: Sync (0), wait (1).
+// "name".) Only the variants that differ are written: copyToHost's Sync (0:
+// a blocking copy, none left in flight) and Async (1: the copy on the stream
+// parameter, whose source the caller's producer diagnostic reads:
+// "consumes"), fetchMaybeWait's wait (1).
 // EXPORT-VARIANTS: "byConstant": [{{$}}
 // EXPORT-VARIANTS-NEXT: {
+// EXPORT-VARIANTS: "consumes": [
+// EXPORT-VARIANTS: "blocking": true,
+// EXPORT-VARIANTS-NEXT: "on": "legacy",
 // EXPORT-VARIANTS: "copies": [],
 // EXPORT-VARIANTS: "param": 3,
 // EXPORT-VARIANTS: "value": 0
+// EXPORT-VARIANTS-NEXT: },
+// EXPORT-VARIANTS-NEXT: {
+// EXPORT-VARIANTS: "on": "param",
+// EXPORT-VARIANTS: "param": 3,
+// EXPORT-VARIANTS: "value": 1
 // EXPORT-VARIANTS-NEXT: }
 // EXPORT-VARIANTS-NEXT: ],
 // EXPORT-VARIANTS: "name": "fw::copyToHost",
@@ -272,4 +283,21 @@ void waitFlagClear(const float *d, size_t n, cudaStream_t s) {
   fw::fetchMaybeWait(h, d, n, false, s);
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+
+//===--- A copy in another unit reads what work here writes ("consumes") ===//
+__global__ void fillHere(float *d);
+
+void producerBeforeImportedCopy(const float *src, float *d, size_t n) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  float *h = pinned(n);
+  fillHere<<<1, 64, 0, s1>>>(d);
+  fw::copyToHost(h, d, n, fw::CallBehavior::Async, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes
+  cudaStreamSynchronize(s2);
+  consume(h[0]);
 }

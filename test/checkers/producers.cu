@@ -476,6 +476,22 @@ void allocationBetween(float *h, float *d) {
   cudaStreamSynchronize(s2);
 }
 
+// A stream-ordered allocation ("Stream Ordered Memory Allocator") is ordered
+// on its own stream only: no barrier between the two.
+void streamOrderedAllocationBetween(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  float *x;
+  cudaMallocAsync(&x, 64, s2);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-5]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2'
+  cudaStreamSynchronize(s2);
+}
+
 //===--- Helpers with visible bodies --------------------------------------===//
 
 static void joinStreams(cudaStream_t from, cudaStream_t to) {
