@@ -1,0 +1,42 @@
+// A stream-ordered allocation (cudaMallocAsync) on the copy's stream between a kernel on another
+// stream and the copy: unlike cudaMalloc, it is ordered on its own stream only ("Stream Ordered
+// Memory Allocator"), so it does not make the copy wait for the kernel.
+//
+// semantics.md row: cudaMallocAsync on stream s2 between a kernel on blocking stream s1 writing d and cudaMemcpyAsync D2H of d on s2; cudaStreamSynchronize(s2), then the read
+// Expected on the GPU: the access reads stale data (the sentinel the buffer held before the kernel)
+// Expected from the check: warns at the copy (the producer diagnostic)
+//
+// Twin: malloc_between_streams.cu
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'
+#include "rt.h"
+
+static void scenario() {
+  const size_t n = rt::kElems;
+  const size_t bytes = rt::kBytes;
+  cudaStream_t s1;
+  cudaStreamCreate(&s1);
+  cudaStream_t s2;
+  cudaStreamCreate(&s2);
+  float *d, *h, *scratch;
+  cudaMalloc(&d, bytes);
+  cudaMallocHost(&h, bytes);
+  rt::prime(h, n);
+  cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); // d holds the sentinel
+  rt::delay_then_fill<<<264, 256, 0, s1>>>(d, n, rt::kDelayNs, 0);
+  cudaMallocAsync(&scratch, bytes, s2);
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s2); // copy: read
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+  float v = h[0]; // access: read
+  rt::observe("read", v);
+  cudaFreeAsync(scratch, s2);
+  cudaDeviceSynchronize();
+  cudaFreeHost(h);
+  cudaFree(d);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+
+RT_MAIN()
