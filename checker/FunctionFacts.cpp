@@ -327,7 +327,10 @@ std::optional<long long> FunctionFacts::constantArg(const Expr *E) const {
   if (auto V = evalInt(E, Ctx))
     return V;
   const auto *D = dyn_cast<DeclRefExpr>(strip(E));
-  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  return knownValue(D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr);
+}
+
+std::optional<long long> FunctionFacts::knownValue(const VarDecl *V) const {
   if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
       !MutatedVars.count(V))
     return evalInt(V->getInit(), Ctx);

@@ -200,6 +200,11 @@ public:
   /// changed, or a parameter bound to a constant at the call being
   /// summarized and never changed. nullopt otherwise (and for null).
   std::optional<long long> constantArg(const Expr *E) const;
+  /// The value variable V holds wherever the callable reads it: a local
+  /// initialised with a constant and never changed (`int nDev = 4;`, `bool
+  /// wait = true;`), or boundConstant. The one value fact that loop bounds,
+  /// branch conditions and arguments read. nullopt otherwise.
+  std::optional<long long> knownValue(const VarDecl *V) const;
   /// The constant parameter V is bound to at the call being summarized
   /// (CallBindings::Constants), when the callable never changes V; nullopt
   /// otherwise.

@@ -54,7 +54,7 @@ std::optional<FunctionFacts::LoopBounds>
 FunctionFacts::forBounds(const ForStmt *L) const {
   // init: `int i = lo` or `i = lo`
   auto [V, Init] = forInit(L);
-  std::optional<long long> Lo = Init ? evalInt(Init, Ctx) : std::nullopt;
+  std::optional<long long> Lo = constantArg(Init);
   if (!V || !Lo || !V->getType()->isIntegerType())
     return std::nullopt;
   // cond: i < hi, i <= hi, i != hi, hi > i, hi >= i
@@ -72,7 +72,7 @@ FunctionFacts::forBounds(const ForStmt *L) const {
       return std::nullopt;
     Op = Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op;
   }
-  auto B = Bound ? evalInt(Bound, Ctx) : std::nullopt;
+  std::optional<long long> B = constantArg(Bound); // `n` of `int n = 4;`
   if (!B)
     return std::nullopt;
   long long Hi;

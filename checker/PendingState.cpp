@@ -60,6 +60,25 @@ void PathConditions::simplify() {
     Sets = {Literals{}};
 }
 
+void PathConditions::within(const Literals &Held) {
+  if (Held.empty())
+    return;
+  std::set<Literals> Kept;
+  for (Literals G : Sets) {
+    bool Feasible = llvm::none_of(Held, [&](const Literal &H) {
+      return llvm::any_of(G, [&](const Literal &L) { return L.contradicts(H); });
+    });
+    if (!Feasible)
+      continue;
+    G.insert(Held.begin(), Held.end());
+    Kept.insert(std::move(G));
+  }
+  if (Kept.empty())
+    return; // cannot happen: assume() dropped such conjunctions already
+  Sets = std::move(Kept);
+  simplify();
+}
+
 void PathConditions::forget(const VarDecl *V) {
   std::set<Literals> Kept;
   for (Literals G : Sets) {
@@ -102,10 +121,22 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
     *this = O;
     return;
   }
+  // A copy or producer live on one side only is live past the join only on
+  // paths through that side, where that side's assumed literals hold: `if
+  // (sync) cudaStreamSynchronize(s); ... if (sync) use(h[0]);` leaves the
+  // copy pending under `!sync` alone.
+  for (auto &[Id, P] : Pending)
+    if (!O.Pending.count(Id))
+      P.Conditions.within(Assumed);
+  for (auto &[Key, P] : Producers)
+    if (!O.Producers.count(Key))
+      P.Conditions.within(Assumed);
   for (const auto &[Id, P] : O.Pending) {
     auto [It, New] = Pending.try_emplace(Id, P);
-    if (New)
+    if (New) {
+      It->second.Conditions.within(O.Assumed);
       continue;
+    }
     if (Prefer(P.Miss, It->second.Miss))
       It->second.Miss = P.Miss;
     It->second.Conditions.add(P.Conditions);
@@ -149,8 +180,10 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
   EventProducers = std::move(Captured);
   for (const auto &[Key, P] : O.Producers) {
     auto [It, New] = Producers.try_emplace(Key, P);
-    if (New)
+    if (New) {
+      It->second.Conditions.within(O.Assumed);
       continue;
+    }
     It->second.WaitedBy = intersect(It->second.WaitedBy, P.WaitedBy);
     It->second.LegacyJoined = It->second.LegacyJoined && P.LegacyJoined;
     It->second.Conditions.add(P.Conditions);

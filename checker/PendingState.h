@@ -63,6 +63,9 @@ struct PathConditions {
 
   bool operator==(const PathConditions &O) const { return Sets == O.Sets; }
   void add(const PathConditions &More);
+  /// Live only where Held holds too (the literals a path assumed): each
+  /// conjunction gets them.
+  void within(const Literals &Held);
   /// V got a new value: literals on it no longer hold.
   void forget(const VarDecl *V);
   /// Takes the edge on which L holds; false if no conjunction stays

@@ -235,7 +235,7 @@ std::optional<PendingState> Solver::run() {
                        const PendingState *ExitOut,
                        llvm::function_ref<void(const CFGBlock *)> Enqueue) {
     std::optional<std::pair<const CallExpr *, unsigned>> Query;
-    std::optional<bool> Known; // a condition on a parameter bound at the call
+    std::optional<bool> Known; // a condition on a variable of known value
     const Expr *Cond = B.succ_size() == 2 ? B.getLastCondition() : nullptr;
     if (Cond) {
       Query = querySuccessEdge(Cond);

@@ -124,10 +124,12 @@ private:
   std::optional<Literal> literalOf(const Expr *Cond, bool OnTrue) const;
   /// literalOf, for variables in Correlated only.
   std::optional<Literal> conditionLiteral(const Expr *Cond, bool OnTrue) const;
-  /// The value of a condition on a parameter bound to a constant at the
-  /// call being summarized (FunctionFacts::boundConstant): `if (wait)`,
-  /// `if (kind == Behavior::Sync)` under `wait = true`, `kind = Sync`.
-  /// The other edge is not taken. nullopt: not known.
+  /// The value of a condition on a variable of known value
+  /// (FunctionFacts::knownValue): a local initialised with a constant and
+  /// never changed (`bool wait = true; if (wait)`), or a parameter bound to
+  /// a constant at the call being summarized (`if (kind ==
+  /// Behavior::Sync)` under `kind = Sync`). The other edge is not taken.
+  /// nullopt: not known.
   std::optional<bool> boundCondition(const Expr *Cond) const;
   /// Variables whose literals can meet another test of them: tested by two
   /// or more branch conditions, or by one inside a loop that the variable

@@ -115,7 +115,7 @@ void Solver::nullStreamEdge(PendingState &Edge, const Expr *Cond,
 
 std::optional<bool> Solver::boundCondition(const Expr *Cond) const {
   std::optional<Literal> L = literalOf(Cond, /*OnTrue=*/true);
-  std::optional<long long> V = L ? F.boundConstant(L->V) : std::nullopt;
+  std::optional<long long> V = L ? F.knownValue(L->V) : std::nullopt;
   if (!V)
     return std::nullopt;
   return (*V == L->C) == L->Eq;

@@ -95,6 +95,73 @@ void flagChangedBetween(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
 }
 
+// The sync under the flag, the read under the same flag: the copy stays
+// pending only on the path where the flag is false, which the read is not
+// on (a copy live on one side of a join carries that side's literals).
+void syncAndReadUnderOneFlag(float *h, const float *d, cudaStream_t s,
+                             bool sync) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (sync)
+    cudaStreamSynchronize(s);
+  if (sync)
+    consume(h[0]);
+}
+
+void syncUnderFlagReadUnderItsNegation(float *h, const float *d,
+                                       cudaStream_t s, bool sync) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (sync)
+    cudaStreamSynchronize(s);
+  if (!sync)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before
+}
+
+void syncUnderFlagReadAlways(float *h, const float *d, cudaStream_t s,
+                             bool sync) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (sync)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+
+// A local of known value decides its branch: only one edge is taken.
+void localFlagKnownTrue(float *h, const float *d, cudaStream_t s) {
+  bool wait = true;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (wait)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+void localFlagKnownFalse(float *h, const float *d, cudaStream_t s) {
+  bool wait = false;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (wait)
+    cudaStreamSynchronize(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+
+// The producer diagnostic reads the same conditions: the copy under the
+// flag that synchronized the producer's stream is ordered, the other not.
+__global__ void fillUnderFlag(float *d);
+void producerSyncedUnderFlag(float *h, float *d, bool overlap) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fillUnderFlag<<<1, 1, 0, s1>>>(d);
+  if (overlap)
+    cudaStreamSynchronize(s1);
+  if (overlap)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  if (!overlap)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:5: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+}
+
 //===--- Queries -----------------------------------------------------------===//
 
 void queryBeforeTheCopy(float *h, const float *d, cudaStream_t s) {

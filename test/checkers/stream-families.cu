@@ -43,6 +43,37 @@ void loopMaySkip(float *h, const float *d, cudaStream_t s, int n) {
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
 
+// A local initialised with a constant and never changed is that constant
+// (FunctionFacts::knownValue), for loop bounds as for branches.
+void localConstantBoundLoop(float *h, const float *d, cudaStream_t s) {
+  int nDev = 4;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 0; k < nDev; ++k)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+// Changed before the loop: not a known value.
+void localChangedBoundLoop(float *h, const float *d, cudaStream_t s, int n) {
+  int nDev = 4;
+  nDev = n;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 0; k < nDev; ++k)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+// A local zero bound: never runs.
+void localZeroBoundLoop(float *h, const float *d, cudaStream_t s) {
+  int nDev = 0;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int k = 0; k < nDev; ++k)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
 // From 4 down to nothing: never runs.
 void loopNeverRuns(float *h, const float *d, cudaStream_t s) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
