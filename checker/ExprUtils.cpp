@@ -294,6 +294,21 @@ bool isStdFunction(const FunctionDecl *F,
          llvm::is_contained(Names, F->getName());
 }
 
+std::vector<std::pair<const Expr *, const Expr *>>
+pointerExchanges(const CallExpr *C) {
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  bool Swap = isStdFunction(F, {"swap"}) && C->getNumArgs() == 2;
+  bool Exchange = isStdFunction(F, {"exchange"}) && C->getNumArgs() == 2;
+  if (!Swap && !Exchange)
+    return {};
+  QualType T = C->getArg(0)->getType();
+  if (!T->isPointerType() || isStreamType(T) || isEventType(T))
+    return {};
+  if (Swap)
+    return {{C->getArg(0), C->getArg(1)}, {C->getArg(1), C->getArg(0)}};
+  return {{C->getArg(0), C->getArg(1)}};
+}
+
 bool isStdCast(const CallExpr *C) {
   return C && C->getNumArgs() == 1 &&
          isStdFunction(C->getDirectCallee(), {"move", "forward"});

@@ -21,6 +21,8 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -107,6 +109,13 @@ bool isEventType(QualType T);
 /// A function of namespace std with one of these names (std::move, ...).
 bool isStdFunction(const FunctionDecl *F,
                    std::initializer_list<llvm::StringRef> Names);
+
+/// `std::swap(a, b)` / `std::exchange(a, v)` of buffer pointers (not
+/// stream or event handles): the values they give the variables, as
+/// (variable, value) pairs -- b to a and a to b, v to a; empty for
+/// anything else. Rebinding a pointer reads no buffer.
+std::vector<std::pair<const Expr *, const Expr *>>
+pointerExchanges(const CallExpr *C);
 
 /// std::move / std::forward: the argument itself, for aliasing purposes.
 bool isStdCast(const CallExpr *C);

@@ -56,6 +56,12 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     I.Calls.push_back(C);
+    // std::swap(a, b) of buffer pointers: a = b and b = a, for aliases.
+    for (const auto &[Var, Value] : pointerExchanges(C)) {
+      const auto *D = dyn_cast<DeclRefExpr>(strip(Var));
+      I.Assigns.push_back(
+          {Var, D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr, Value});
+    }
     // A variable bound to a non-const reference parameter may be changed
     // by the callee.
     if (const FunctionDecl *F = C->getDirectCallee();

@@ -223,7 +223,7 @@ public:
   /// For a call of a helper (a visible body outside system headers) whose
   /// every return statement returns the same pointer parameter
   /// (`float *download(float *p, ...) { ...; return p; }`): the argument
-  /// for it. Else null.
+  /// for it; for `std::exchange(a, v)` of buffer pointers, `a`. Else null.
   const Expr *returnedArgument(const Expr *E) const;
 
   /// What this callable's return statements return (not those of lambdas

@@ -175,6 +175,8 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         return Emit(AccessKind::Read, C);
       if (Ctx.isModelledCall(C))
         return std::nullopt; // its own transfer function handles the argument
+      if (!Element && !pointerExchanges(C).empty())
+        return std::nullopt; // std::swap(a, b): rebinds, reads nothing
       if (!Element &&
           Ctx.isSummarizable(C->getDirectCallee()))
         return std::nullopt; // applyHelper decides from the helper's summary

@@ -150,6 +150,9 @@ std::vector<const Expr *> FunctionFacts::returnedValues() const {
 
 const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
   const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
+  // std::exchange(a, v) returns a's old value.
+  if (auto X = pointerExchanges(C); X.size() == 1)
+    return C->getArg(0);
   const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isTemplated() ||

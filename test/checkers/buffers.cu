@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 void consume(const float *, int);
 void consumeValue(float);
@@ -34,6 +35,43 @@ void doubleBufferSyncsTheOtherHalf(float *h[2], float *d[2],
     cudaDeviceSynchronize();
     consume(h[1 - b], 16);
   }
+}
+
+// Ping-pong by swapping the two pointers: std::swap rebinds them (each may
+// name either buffer after it), it reads neither buffer.
+void pingPongSwapSynced(const float *d, cudaStream_t s, int n) {
+  float *front, *back;
+  cudaMallocHost(&front, 64);
+  cudaMallocHost(&back, 64);
+  for (int it = 0; it < n; ++it) {
+    cudaMemcpyAsync(back, d, 64, cudaMemcpyDeviceToHost, s);
+    std::swap(front, back);
+    cudaStreamSynchronize(s);
+    consume(front, 16);
+  }
+}
+
+void pingPongSwapUnsynced(const float *d, cudaStream_t s) {
+  float *front, *back;
+  cudaMallocHost(&front, 64);
+  cudaMallocHost(&back, 64);
+  cudaMemcpyAsync(back, d, 64, cudaMemcpyDeviceToHost, s);
+  std::swap(front, back);
+  consume(front, 16);
+  // CHECK: :[[@LINE-1]]:11: warning: 'front' is passed to 'consume' before the asynchronous
+  cudaStreamSynchronize(s);
+}
+
+// std::exchange returns the old buffer, the one the copy writes.
+void exchangeReturnsTheCopysBuffer(const float *d, float *spare,
+                                   cudaStream_t s) {
+  float *cur;
+  cudaMallocHost(&cur, 64);
+  cudaMemcpyAsync(cur, d, 64, cudaMemcpyDeviceToHost, s);
+  float *done = std::exchange(cur, spare);
+  consume(done, 16);
+  // CHECK: :[[@LINE-1]]:11: warning: 'done' is passed to 'consume' before the asynchronous
+  cudaStreamSynchronize(s);
 }
 
 //===--- A local pointer bound to another buffer in each iteration ---------===//
