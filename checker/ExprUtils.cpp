@@ -4,6 +4,7 @@
 #include "CudaApiModel.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::cuda {
 
@@ -198,13 +199,15 @@ bool isStdContainer(QualType T) {
   return A && A->isInStdNamespace() && A->getName() == "allocator";
 }
 
-/// raft::memory_type's values (raft/core/memory_type.hpp).
-static constexpr unsigned RaftMemoryTypeHost = 0, RaftMemoryTypePinned = 1,
-                          RaftMemoryTypeDevice = 2;
+/// raft::memory_type (raft/core/memory_type.hpp). Its enumerators' values
+/// changed between releases (host, device, managed, pinned = 0..3 until
+/// 2023; host, pinned, device, managed = 0..3 since), so they are told by
+/// name.
+enum class RaftMemory { Host, Pinned, Device, Other };
 
 /// The memory_type of a raft::host_device_accessor<P, memory_type::M> among
-/// a specialization's template arguments (raft/core/memory_type.hpp).
-static std::optional<unsigned>
+/// a specialization's template arguments, by the enumerator's name.
+static std::optional<RaftMemory>
 raftMemoryType(const ClassTemplateSpecializationDecl *Spec) {
   for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
     if (A.getKind() != TemplateArgument::Type)
@@ -216,8 +219,19 @@ raftMemoryType(const ClassTemplateSpecializationDecl *Spec) {
         Acc->getTemplateArgs().size() < 2)
       continue;
     const TemplateArgument &Mem = Acc->getTemplateArgs()[1];
-    if (Mem.getKind() == TemplateArgument::Integral)
-      return static_cast<unsigned>(Mem.getAsIntegral().getZExtValue());
+    if (Mem.getKind() != TemplateArgument::Integral)
+      continue;
+    const auto *ET = Mem.getIntegralType()->getAs<EnumType>();
+    const EnumDecl *ED = ET ? ET->getDecl()->getDefinition() : nullptr;
+    if (!ED)
+      return std::nullopt;
+    for (const EnumConstantDecl *C : ED->enumerators())
+      if (llvm::APSInt::isSameValue(C->getInitVal(), Mem.getAsIntegral()))
+        return llvm::StringSwitch<RaftMemory>(C->getName())
+            .Case("host", RaftMemory::Host)
+            .Case("pinned", RaftMemory::Pinned)
+            .Case("device", RaftMemory::Device)
+            .Default(RaftMemory::Other);
   }
   return std::nullopt;
 }
@@ -243,7 +257,7 @@ bool isDeviceContainer(QualType T) {
       Args[1].getKind() == TemplateArgument::Integral)
     return Args[1].getAsIntegral().getBoolValue();
   // raft's device_mdspan / device_mdarray (any mdspan or mdarray).
-  return raftMemoryType(Spec) == RaftMemoryTypeDevice;
+  return raftMemoryType(Spec) == RaftMemory::Device;
 }
 
 std::optional<bool> raftOwnedHostMemoryIsPinned(QualType T) {
@@ -251,10 +265,10 @@ std::optional<bool> raftOwnedHostMemoryIsPinned(QualType T) {
       T.getNonReferenceType()->getAsCXXRecordDecl());
   if (!Spec || !Spec->getIdentifier() || Spec->getName() != "mdarray")
     return std::nullopt;
-  std::optional<unsigned> Mem = raftMemoryType(Spec);
-  if (Mem == RaftMemoryTypeHost)
+  std::optional<RaftMemory> Mem = raftMemoryType(Spec);
+  if (Mem == RaftMemory::Host)
     return false;
-  if (Mem == RaftMemoryTypePinned)
+  if (Mem == RaftMemory::Pinned)
     return true;
   return std::nullopt;
 }

@@ -194,6 +194,45 @@ void intoHostSpan(raft::span<float, false> rows, const float *src,
   // CHECK: :[[@LINE-1]]:16: warning: 'rows' is read before
 }
 
+// raft before 23.04 numbered memory_type differently (host, device, managed,
+// pinned): the enumerator's name decides, not its value.
+namespace raft {
+namespace v22 {
+enum class memory_type { host, device, managed, pinned };
+template <typename AccessorPolicy, memory_type MemType>
+struct host_device_accessor : public AccessorPolicy {};
+template <typename T, typename Extents, typename Layout, typename Accessor>
+class mdarray {
+public:
+  T *data_handle();
+};
+template <typename T>
+using device_matrix =
+    mdarray<T, int, int, host_device_accessor<default_accessor, memory_type::device>>;
+template <typename T>
+using pinned_matrix =
+    mdarray<T, int, int, host_device_accessor<default_accessor, memory_type::pinned>>;
+template <typename T> device_matrix<T> make_device_matrix(int rows, int cols);
+template <typename T> pinned_matrix<T> make_pinned_matrix(int rows, int cols);
+} // namespace v22
+} // namespace raft
+void passMatrix(float *p);
+
+// kmeans++ (raft 22.08): a device-to-device raft::copy into a slice of a
+// device matrix, then the matrix handed on.
+void intoOldDeviceMatrix(const float *src, cudaStream_t s) {
+  auto m = raft::v22::make_device_matrix<float>(4, 16);
+  copyFloats(m.data_handle() + 16, src, 16, s);
+  passMatrix(m.data_handle());
+}
+
+void intoOldPinnedMatrix(const float *src, cudaStream_t s) {
+  auto m = raft::v22::make_pinned_matrix<float>(4, 16);
+  copyFloats(m.data_handle() + 16, src, 16, s);
+  passMatrix(m.data_handle());
+  // CHECK: :[[@LINE-1]]:14: warning: 'm' is passed to 'passMatrix' before
+}
+
 // A device view returned by a call (`m.structure_view().get_rows().data()`,
 // raft's sparse matrices).
 struct CooStructure {
