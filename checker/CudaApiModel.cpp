@@ -267,6 +267,26 @@ void appendRmm(std::vector<ApiEntry> &T) {
   T.push_back(Rmm(Pool));
 }
 
+/// RAPIDS raft (raft/core/interruptible.hpp, 22.x to 26.x):
+/// `raft::interruptible::synchronize(stream)` and `(event)` poll
+/// cudaStreamQuery / cudaEventQuery until complete ("Synchronize the CUDA
+/// stream, subject to being interrupted"), through a function pointer the
+/// check does not follow: a host sync of the argument. It is what
+/// `raft::resource::sync_stream(res[, stream])` and `handle.sync_stream()`
+/// call. Two overloads of one name, told apart by the argument's type
+/// (rows of one name are adjacent; ApiModel::lookup picks the one whose
+/// stream or event argument fits).
+void appendRaft(std::vector<ApiEntry> &T) {
+  auto Raft = [](ApiEntry E) {
+    E.Family = ApiFamily::Raft;
+    return E;
+  };
+  T.push_back(Raft(
+      onStream("raft::interruptible::synchronize", ApiRole::StreamSync, 0)));
+  T.push_back(Raft(
+      onEvent("raft::interruptible::synchronize", ApiRole::EventSync, 0)));
+}
+
 /// libtorch / ATen (PyTorch 2.x C++ API; the declarations are the same in
 /// libtorch 1.13): rows by qualified name. Tensor copies run on the current
 /// CUDA stream (c10::cuda::getCurrentCUDAStream), which is the device's
@@ -459,6 +479,7 @@ std::vector<ApiEntry> buildTable() {
   appendHip(T);
   appendTorch(T);
   appendRmm(T);
+  appendRaft(T);
   return T;
 }
 
@@ -471,7 +492,7 @@ const llvm::StringMap<const ApiEntry *> &index() {
   static const llvm::StringMap<const ApiEntry *> Index = [] {
     llvm::StringMap<const ApiEntry *> M;
     for (const ApiEntry &E : table())
-      M[E.Name] = &E;
+      M.try_emplace(E.Name, &E); // the first of overloaded rows
     return M;
   }();
   return Index;
@@ -544,6 +565,25 @@ static const ApiEntry *wrapperSync(const FunctionDecl *Callee) {
   return &Sync;
 }
 
+/// Of the adjacent rows named as First is, the one whose stream or event
+/// argument has the callee's parameter type (`synchronize(stream)` or
+/// `synchronize(event)`); First where the name has one row.
+static const ApiEntry *pickOverload(const ApiEntry *First,
+                                    const FunctionDecl *Callee) {
+  const ApiEntry *End = table().data() + table().size();
+  if (First + 1 == End || First[1].Name != First->Name)
+    return First;
+  auto Fits = [&](int Arg, bool (*Type)(QualType)) {
+    return Arg == NoArg || (Arg >= 0 &&
+                            static_cast<unsigned>(Arg) < Callee->getNumParams() &&
+                            Type(Callee->getParamDecl(Arg)->getType()));
+  };
+  for (const ApiEntry *E = First; E != End && E->Name == First->Name; ++E)
+    if (Fits(E->StreamArg, isStreamOrWrapper) && Fits(E->EventArg, isEventType))
+      return E;
+  return nullptr;
+}
+
 const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
   // Constructors have no identifier (c10::cuda::CUDAStreamGuard's is a row).
   if (!Callee || (!Callee->getIdentifier() && !isa<CXXConstructorDecl>(Callee)))
@@ -569,7 +609,8 @@ const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
       Outer = Outer->getParent();
     const auto *NS = dyn_cast<NamespaceDecl>(Outer);
     if (NS && NS->getIdentifier() &&
-        llvm::is_contained({"at", "c10", "torch", "rmm"}, NS->getName())) {
+        llvm::is_contained({"at", "c10", "torch", "rmm", "raft"},
+                           NS->getName())) {
       // A member of a class template by the template's name
       // (rmm::device_scalar::value for rmm::device_scalar<int>::value).
       std::string Name = Callee->getQualifiedNameAsString();
@@ -579,7 +620,7 @@ const ApiEntry *ApiModel::lookup(const FunctionDecl *Callee) const {
                "::" + Callee->getNameAsString();
       auto It = index().find(Name);
       if (It != index().end())
-        return It->second;
+        return pickOverload(It->second, Callee);
     }
     return wrapperSync(Callee);
   }

@@ -167,7 +167,7 @@ enum class ParamsStructKind {
 };
 
 /// Which API a row belongs to (for the docs and family-specific defaults).
-enum class ApiFamily { CudaRuntime, CudaDriver, Hip, Torch, Rmm, User };
+enum class ApiFamily { CudaRuntime, CudaDriver, Hip, Torch, Rmm, Raft, User };
 
 /// One modelled function. Argument indices are 0-based positions in the
 /// call; NoArg where the function has no such argument.

@@ -75,3 +75,67 @@ void pinnedNoSync(float *h, const float *d, cudaStream_t s) {
   // DEFAULT: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
   // STRICT: :[[@LINE-2]]:11: warning: 'h' is read before the asynchronous
 }
+
+//===--- raft's synchronizations (issue 23, item 6) ------------------------===//
+// raft::interruptible::synchronize polls a query through a function pointer
+// the check does not follow; it is a row of the model (a host sync of its
+// stream, or of its event), and raft::resource::sync_stream(res) reaches it
+// on the stream get_cuda_stream(res) names. A pageable destination under
+// StrictMode is then covered, as the fixed code of raft's Copy2DAsync test
+// (recall entry raft-4e218c5964) is.
+namespace raft {
+struct resources {
+  void *impl;
+};
+class interruptible {
+public:
+  static void synchronize(cudaStream_t stream) {
+    synchronize_impl(cudaStreamQuery, stream);
+  }
+  static void synchronize(cudaEvent_t event) {
+    synchronize_impl(cudaEventQuery, event);
+  }
+
+private:
+  template <typename Query, typename Object>
+  static void synchronize_impl(Query query, Object object) {
+    while (query(object) == cudaErrorNotReady) {
+    }
+  }
+};
+namespace resource {
+cudaStream_t get_cuda_stream(const resources &res);
+inline void sync_stream(const resources &res, cudaStream_t stream) {
+  interruptible::synchronize(stream);
+}
+inline void sync_stream(const resources &res) {
+  sync_stream(res, get_cuda_stream(res));
+}
+} // namespace resource
+} // namespace raft
+
+void raftSyncStreamOfTheHandle(raft::resources &handle, const float *d) {
+  auto stream = raft::resource::get_cuda_stream(handle);
+  std::vector<float> h(16);
+  cudaMemcpyAsync(h.data(), d, 64, cudaMemcpyDeviceToHost, stream);
+  raft::resource::sync_stream(handle);
+  consume(h[0]);
+}
+
+void raftInterruptibleEvent(const float *d, cudaStream_t s, cudaEvent_t e) {
+  std::vector<float> h(16);
+  cudaMemcpyAsync(h.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  raft::interruptible::synchronize(e);
+  consume(h[0]);
+}
+
+void raftSyncOfAnotherStream(raft::resources &handle, const float *d,
+                             cudaStream_t other) {
+  auto stream = raft::resource::get_cuda_stream(handle);
+  std::vector<float> h(16);
+  cudaMemcpyAsync(h.data(), d, 64, cudaMemcpyDeviceToHost, stream);
+  raft::resource::sync_stream(handle, other);
+  consume(h[0]);
+  // STRICT: :[[@LINE-1]]:11: warning: 'h' is read before
+}
