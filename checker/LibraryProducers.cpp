@@ -66,7 +66,23 @@ bool isOutput(Library L, llvm::StringRef Param) {
   return false;
 }
 
+/// The size query: temporary storage given as a null pointer constant.
+bool isSizeQuery(Library L, const CallExpr *C, const ASTContext &Ctx) {
+  return L != Library::Nccl && C->getNumArgs() > 0 &&
+         C->getArg(0)->IgnoreParenImpCasts()->isNullPointerConstant(
+             const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull);
+}
+
 } // namespace
+
+bool isStreamOrderedLibraryCall(const CallExpr *C, const FunctionDecl *Callee,
+                                const ASTContext &Ctx) {
+  if (!C || !Callee)
+    return false;
+  Library L = libraryOf(Callee);
+  return L != Library::None &&
+         (isSizeQuery(L, C, Ctx) || libraryProduction(C, Callee, Ctx));
+}
 
 std::optional<LibraryProduction> libraryProduction(const CallExpr *C,
                                                    const FunctionDecl *Callee,
@@ -76,10 +92,7 @@ std::optional<LibraryProduction> libraryProduction(const CallExpr *C,
   Library L = libraryOf(Callee);
   if (L == Library::None)
     return std::nullopt;
-  // The size query: temporary storage given as a null pointer constant.
-  if (L != Library::Nccl && C->getNumArgs() > 0 &&
-      C->getArg(0)->IgnoreParenImpCasts()->isNullPointerConstant(
-          const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull))
+  if (isSizeQuery(L, C, Ctx))
     return std::nullopt;
   LibraryProduction P;
   bool Stream = false;

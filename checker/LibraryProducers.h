@@ -24,7 +24,8 @@
 // thrust algorithms (their outputs are iterators), cuBLAS / cuSPARSE /
 // cuFFT (their stream is set on a handle by an earlier call).
 //
-// May call: ExprUtils, clang's AST. Read by ProducerEffects (EffectBuilder).
+// May call: ExprUtils, clang's AST. Read by ProducerEffects (EffectBuilder)
+// and StreamOrdering (opaqueCallMayOrder).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +52,16 @@ struct LibraryProduction {
 std::optional<LibraryProduction> libraryProduction(const CallExpr *C,
                                                    const FunctionDecl *Callee,
                                                    const ASTContext &Ctx);
+
+/// A call of the table's libraries whose whole effect is stream-ordered
+/// device work on its stream argument, or none: a production, or CUB's or
+/// rocPRIM's size query. Such a call neither synchronizes the host nor
+/// orders one stream after another (its work on stream 0 is legacy-stream
+/// work, which the caller adds), so it is no barrier of the producer
+/// diagnostic (opaqueCallMayOrder). NCCL's other functions (communicator
+/// set-up, which allocates) are not.
+bool isStreamOrderedLibraryCall(const CallExpr *C, const FunctionDecl *Callee,
+                                const ASTContext &Ctx);
 
 } // namespace clang::tidy::cuda
 

@@ -4,6 +4,7 @@
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
 #include "LibraryCode.h"
+#include "LibraryProducers.h"
 #include "TorchModel.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -108,6 +109,9 @@ public:
         streamWork(paramArg(C, P));
       return true;
     }
+    if (std::optional<LibraryProduction> P =
+            libraryProduction(C, Callee, Ctx))
+      streamWork(C->getArg(P->StreamArg)); // on a parameter, or may be 0
     Out.Orders |= opaqueCallMayOrder(C, Callee, Ctx);
     return true;
   }
@@ -220,6 +224,8 @@ bool opaqueCallMayOrder(const CallExpr *C, const FunctionDecl *Callee,
     return true;
   if (Callee->getBuiltinID())
     return false;
+  if (isStreamOrderedLibraryCall(C, Callee, Ctx))
+    return false; // CUB's Device* on its stream: no sync, no join
   if (isUnmodelledGpuApi(Callee))
     return !leavesDeviceWorkAlone(Callee->getName());
   const SourceManager &SM = Ctx.getSourceManager();

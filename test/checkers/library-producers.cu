@@ -78,6 +78,44 @@ void cubThenSync(void *temp, size_t bytes, const float *in, float *out,
   cudaMemcpy(h, out, sizeof(float), cudaMemcpyDeviceToHost);
 }
 
+// A library algorithm is stream-ordered work on its stream, nothing more:
+// between a kernel on the handle's stream and the blocking copy of its
+// output it ends no claim (cuML's make_split before 7bf552dd56, whose
+// blocking copies of the flags kernel's outputs followed cub on stream 0).
+__global__ void flagKernel(char *flags, float *value);
+void cubOnStream0BetweenHandleWorkAndCopy(void *temp, size_t bytes,
+                                          const float *in, float *out,
+                                          int *count, int n, float *hvalue,
+                                          cudaStream_t handleStream) {
+  char *flags;
+  float *value;
+  cudaMalloc(&flags, n);
+  cudaMalloc(&value, sizeof(float));
+  flagKernel<<<1, 64, 0, handleStream>>>(flags, value);
+  size_t query = 0;
+  cub::DeviceSelect::Flagged(nullptr, query, in, flags, out, count, n);
+  cub::DeviceSelect::Flagged(temp, bytes, in, flags, out, count, n);
+  cudaMemcpy(hvalue, value, sizeof(float), cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'value' on the legacy default stream may read it before the work that writes it on stream 'handleStream' has finished
+  // CHECK: :[[@LINE-6]]:3: note: 'value' is written on stream 'handleStream' here
+}
+
+// The same on a created blocking stream: the legacy default stream (cub's
+// work and the blocking copy) waits for it.
+void cubOnStream0AfterBlockingStreamWork(void *temp, size_t bytes,
+                                         const float *in, float *out,
+                                         int *count, int n, float *hvalue) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  char *flags;
+  float *value;
+  cudaMalloc(&flags, n);
+  cudaMalloc(&value, sizeof(float));
+  flagKernel<<<1, 64, 0, s>>>(flags, value);
+  cub::DeviceSelect::Flagged(temp, bytes, in, flags, out, count, n);
+  cudaMemcpy(hvalue, value, sizeof(float), cudaMemcpyDeviceToHost);
+}
+
 // rocSPARSE's coosort: rocprim on the handle's stream, then hipMemcpy's
 // CUDA twin.
 void rocprimThenBlockingCopy(void *temp, size_t bytes, const int *keys,
