@@ -175,6 +175,22 @@ public:
   /// it its value (`float *h; cudaMallocHost(&h, n);`). Elements by another
   /// index (`bufs[i % 2]`, a ring) and an outer loop's counter are not.
   bool newBufferEachIteration(const VarDecl *V, const Stmt *At);
+  /// The test a `for` loop's first iteration passes, when its bound is a
+  /// variable that keeps one value in the callable: counter from constant
+  /// Lo, `counter < N` or `counter <= N` (N a local or parameter never
+  /// changed). Two loops with equal tests run their first iteration
+  /// together: if one ran, so does the other.
+  struct FirstTest {
+    long long Lo;
+    const VarDecl *Bound;
+    bool Inclusive; ///< `<=`
+    bool operator==(const FirstTest &O) const {
+      return Lo == O.Lo && Bound == O.Bound && Inclusive == O.Inclusive;
+    }
+  };
+  std::optional<FirstTest> firstTest(const Stmt *Loop) const;
+  /// Is S inside the body of a loop whose first test is T?
+  bool inLoopWithFirstTest(const Stmt *S, const FirstTest &T) const;
   /// The container a loop runs over, when it runs over all of it: a
   /// range-for's range, or X of `for (i = 0; i < X.size(); ++i)`.
   std::optional<AccessPath> loopContainer(const Stmt *Loop) const;

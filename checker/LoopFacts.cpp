@@ -95,6 +95,39 @@ FunctionFacts::forBounds(const ForStmt *L) const {
   return LoopBounds{V, *Lo, Hi};
 }
 
+std::optional<FunctionFacts::FirstTest>
+FunctionFacts::firstTest(const Stmt *Loop) const {
+  const auto *L = dyn_cast_or_null<ForStmt>(Loop);
+  if (!L)
+    return std::nullopt;
+  auto [V, Init] = forInit(L);
+  std::optional<long long> Lo = constantArg(Init);
+  const auto *C = dyn_cast_or_null<BinaryOperator>(
+      L->getCond() ? L->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!V || !Lo || !C)
+    return std::nullopt;
+  BinaryOperatorKind Op = C->getOpcode();
+  const Expr *Bound = nullptr;
+  if (varOf(C->getLHS()) == V && (Op == BO_LT || Op == BO_LE))
+    Bound = C->getRHS();
+  else if (varOf(C->getRHS()) == V && (Op == BO_GT || Op == BO_GE))
+    Bound = C->getLHS();
+  const VarDecl *N = Bound ? varOf(Bound) : nullptr;
+  if (!N || N == V || !N->hasLocalStorage() || MutatedVars.count(N) ||
+      AddressTaken.count(N) || !N->getType()->isIntegerType())
+    return std::nullopt;
+  return FirstTest{*Lo, N, Op == BO_LE || Op == BO_GE};
+}
+
+bool FunctionFacts::inLoopWithFirstTest(const Stmt *S,
+                                        const FirstTest &T) const {
+  for (const Stmt *P = S ? PM.getParent(S) : nullptr; P; P = PM.getParent(P))
+    if (const auto *L = dyn_cast<ForStmt>(P);
+        L && L->getBody() && within(S, L->getBody()) && firstTest(L) == T)
+      return true;
+  return false;
+}
+
 bool FunctionFacts::certainlyRuns(const Stmt *Loop) const {
   if (const auto *L = dyn_cast_or_null<ForStmt>(Loop)) {
     auto Bounds = forBounds(L);

@@ -180,6 +180,8 @@ std::optional<PendingState> Solver::run() {
   struct LoopHead {
     bool Certain = false;
     std::optional<AccessPath> Container;
+    /// Skipped only when a loop with this first test did not run either.
+    std::optional<FunctionFacts::FirstTest> First;
     std::optional<PendingState> Entry, Back;
   };
   std::vector<std::optional<LoopHead>> Loops(Cfg->getNumBlockIDs());
@@ -190,7 +192,8 @@ std::optional<PendingState> Solver::run() {
     LoopHead H;
     H.Certain = F.certainlyRuns(Loop);
     H.Container = F.loopContainer(Loop);
-    if (H.Certain || H.Container)
+    H.First = F.firstTest(Loop);
+    if (H.Certain || H.Container || H.First)
       Loops[B->getBlockID()] = std::move(H);
   }
   // Joins From into Into; true when Into changed.
@@ -295,8 +298,14 @@ std::optional<PendingState> Solver::run() {
       if (H->Entry && !H->Certain) {
         PendingState Skip = RunBlock(*B, false, &*H->Entry);
         for (auto It = Skip.Pending.begin(); It != Skip.Pending.end();) {
-          const StreamRef &On = Effects.Copies[It->first]->Stream;
-          if (On.Elements && On.Elements->Array == *H->Container)
+          const CopySite &Copy = *Effects.Copies[It->first];
+          const StreamRef &On = Copy.Stream;
+          // Issued in a loop with the same first test: that loop ran, so
+          // this one does not skip (`for (i < n) copy(s[i]); for (i < n)
+          // sync(s[i]);`).
+          if ((H->Container && On.Elements &&
+               On.Elements->Array == *H->Container) ||
+              (H->First && F.inLoopWithFirstTest(Copy.Call, *H->First)))
             It = Skip.Pending.erase(It);
           else
             ++It;

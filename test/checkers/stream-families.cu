@@ -109,6 +109,49 @@ void perStreamCopiesThenSyncLoop(float *h, const float *d) {
   consume(h, N * Chunk);
 }
 
+// A count known only at run time: the sync loop has the copy loop's first
+// test (`0 < n`, n never changed), so it skips only when the copy loop
+// issued nothing (FunctionFacts::firstTest).
+void perStreamCopiesRuntimeCount(float **h, float **d, cudaStream_t *s,
+                                 int n) {
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h[i], d[i], 64, cudaMemcpyDeviceToHost, s[i]);
+  for (int j = 0; j < n; ++j)
+    cudaStreamSynchronize(s[j]);
+  consumeValue(h[0][0]);
+}
+
+void perStreamCopiesOtherCount(float **h, float **d, cudaStream_t *s, int n,
+                               int m) {
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h[i], d[i], 64, cudaMemcpyDeviceToHost, s[i]);
+  for (int j = 0; j < m; ++j)
+    cudaStreamSynchronize(s[j]);
+  consumeValue(h[0][0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h[0]' is read before
+}
+
+void perStreamCopiesCountChanged(float **h, float **d, cudaStream_t *s,
+                                 int n) {
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h[i], d[i], 64, cudaMemcpyDeviceToHost, s[i]);
+  n = n / 2;
+  for (int j = 0; j < n; ++j)
+    cudaStreamSynchronize(s[j]);
+  consumeValue(h[0][0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h[0]' is read before
+}
+
+// A copy before the loop was issued whether or not the loop runs.
+void copyBeforeRuntimeCountLoop(float *h, const float *d, cudaStream_t s,
+                                int n) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int j = 0; j < n; ++j)
+    cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
 void sharedIndexVariable(float *h, const float *d, cudaStream_t *s) {
   int i;
   for (i = 0; i < N; ++i)
