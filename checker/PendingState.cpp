@@ -125,6 +125,11 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
   // paths through that side, where that side's assumed literals hold: `if
   // (sync) cudaStreamSynchronize(s); ... if (sync) use(h[0]);` leaves the
   // copy pending under `!sync` alone.
+  std::set<unsigned> MinePending, TheirsPending; // before the join
+  for (const auto &[Id, P] : Pending)
+    MinePending.insert(Id);
+  for (const auto &[Id, P] : O.Pending)
+    TheirsPending.insert(Id);
   for (auto &[Id, P] : Pending)
     if (!O.Pending.count(Id))
       P.Conditions.within(Assumed);
@@ -141,15 +146,45 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       It->second.Miss = P.Miss;
     It->second.Conditions.add(P.Conditions);
   }
-  auto Meet = [](auto &M, const auto &OM) {
+  // An event (or a stream's wait) covers a copy past the join when each
+  // side either covers it or does not have it pending: on a side where the
+  // copy was never issued the record has nothing to capture (a loop that
+  // copies and records in its body, joined with the path that skipped it).
+  auto Meet = [&](auto &M, const auto &OM) {
+    auto Held = [](const auto &Side, const auto &Key, unsigned C,
+                    const std::set<unsigned> &SidePending) {
+      auto It = Side.find(Key);
+      return (It != Side.end() && It->second.Covered.count(C)) ||
+             !SidePending.count(C);
+    };
     for (auto It = M.begin(); It != M.end();) {
+      std::set<unsigned> Kept;
+      for (unsigned C : It->second.Covered)
+        if (Held(OM, It->first, C, TheirsPending))
+          Kept.insert(C);
       auto Other = OM.find(It->first);
-      if (Other == OM.end()) {
-        It = M.erase(It);
+      if (Other != OM.end()) {
+        for (unsigned C : Other->second.Covered)
+          if (!MinePending.count(C))
+            Kept.insert(C);
+      } else if (Kept.empty()) {
+        It = M.erase(It); // recorded on this side only, covering nothing
         continue;
       }
-      It->second.Covered = intersect(It->second.Covered, Other->second.Covered);
+      It->second.Covered = std::move(Kept);
       ++It;
+    }
+    for (const auto &[Key, E] : OM) {
+      if (M.count(Key))
+        continue;
+      std::set<unsigned> Kept;
+      for (unsigned C : E.Covered)
+        if (!MinePending.count(C))
+          Kept.insert(C);
+      if (Kept.empty())
+        continue;
+      auto &Added = M[Key] = E;
+      Added.Covered = std::move(Kept);
     }
   };
   Meet(Events, O.Events);

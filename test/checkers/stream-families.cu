@@ -152,6 +152,44 @@ void copyBeforeRuntimeCountLoop(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
 
+// An event per copy, recorded in the copy loop and waited for in a loop
+// with the same first test: the record covers the copy on every path where
+// the copy was issued (a path that skipped the loop issued none).
+void eventPerCopyRuntimeCount(float *h, const float *d, cudaStream_t s,
+                              cudaEvent_t *ev, int n) {
+  for (int i = 0; i < n; ++i) {
+    cudaMemcpyAsync(h + i, d + i, 4, cudaMemcpyDeviceToHost, s);
+    cudaEventRecord(ev[i], s);
+  }
+  for (int i = 0; i < n; ++i)
+    cudaEventSynchronize(ev[i]);
+  consumeValue(h[0]);
+}
+
+void eventRecordedBeforeTheCopy(float *h, const float *d, cudaStream_t s,
+                                cudaEvent_t *ev, int n) {
+  for (int i = 0; i < n; ++i) {
+    cudaEventRecord(ev[i], s);
+    cudaMemcpyAsync(h + i, d + i, 4, cudaMemcpyDeviceToHost, s);
+  }
+  for (int i = 0; i < n; ++i)
+    cudaEventSynchronize(ev[i]);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
+// The copy pending on both sides of the branch, the record on one: not
+// covered on the other.
+void eventRecordedOnOneBranch(float *h, const float *d, cudaStream_t s,
+                              cudaEvent_t e, bool record) {
+  cudaMemcpyAsync(h, d, 4, cudaMemcpyDeviceToHost, s);
+  if (record)
+    cudaEventRecord(e, s);
+  cudaEventSynchronize(e);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+}
+
 void sharedIndexVariable(float *h, const float *d, cudaStream_t *s) {
   int i;
   for (i = 0; i < N; ++i)
