@@ -110,7 +110,7 @@ private:
         break;
       }
     }
-    return F.Aliases.classKey(AccessPath::of(Root)) + "@" + spelling(X, Ctx);
+    return regionKeyOf(F.Aliases, AccessPath::of(Root), spelling(X, Ctx));
   }
   /// A library algorithm's device work on its outputs (LibraryProducers.h).
   void addLibraryProducers(const CallExpr *C, const FunctionDecl *Callee);

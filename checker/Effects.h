@@ -120,6 +120,12 @@ struct CallableEffects {
   CopySite *newCopy(CallableRun &R);
 };
 
+/// The region a Produce or Consume effect names (Effect::Buffer): the
+/// buffer's alias class and the expression as written (`d`, `bufs[1]`);
+/// a producer and a copy meet only on equal regions.
+std::string regionKeyOf(AliasClasses &Aliases, const AccessPath &Root,
+                        llvm::StringRef Spelling);
+
 /// Builds the copies and effects of the callable of Facts (after any
 /// summary seeds were added to Out.Copies), and the copy classes.
 void buildEffects(CallableRun &R, FunctionFacts &Facts, CallableEffects &Out);

@@ -165,10 +165,8 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   for (unsigned P = 0; P < FD->getNumParams(); ++P)
     if (const ParmVarDecl *PD = FD->getParamDecl(P);
         PD->getType()->isPointerType() && Out.ProducerSeeds.size() < 8)
-      Out.ProducerSeeds.push_back( // as EffectBuilder::regionKey names it
-          {F.Aliases.classKey(AccessPath::ofDecl(PD)) + "@" +
-               PD->getName().str(),
-           PD});
+      Out.ProducerSeeds.push_back(
+          {regionKeyOf(F.Aliases, AccessPath::ofDecl(PD), PD->getName()), PD});
   Out.ProducerSeedSite = F.Body;
   auto Seed = [&](int Buf, int Stream) {
     SummarySeed Sd;

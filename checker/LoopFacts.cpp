@@ -37,6 +37,23 @@ static std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L) {
   return {nullptr, nullptr};
 }
 
+/// A for loop's test on its counter V, written with V on the left: `i < e`,
+/// `i <= e`, `i != e` (`e > i`, `e >= i`, `e != i` turned around); the
+/// operator and e, or null.
+static std::pair<BinaryOperatorKind, const Expr *>
+counterTest(const ForStmt *L, const VarDecl *V) {
+  const auto *C = dyn_cast_or_null<BinaryOperator>(
+      L->getCond() ? L->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!C || !V)
+    return {BO_Comma, nullptr};
+  BinaryOperatorKind Op = C->getOpcode();
+  if (varOf(C->getLHS()) == V)
+    return {Op, C->getRHS()};
+  if (varOf(C->getRHS()) == V && (Op == BO_GT || Op == BO_GE || Op == BO_NE))
+    return {Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op, C->getLHS()};
+  return {BO_Comma, nullptr};
+}
+
 /// The element count of a range-for's range when it is an array of known
 /// size (`cudaStream_t s[4]`), else nullopt.
 std::optional<long long>
@@ -58,20 +75,7 @@ FunctionFacts::forBounds(const ForStmt *L) const {
   if (!V || !Lo || !V->getType()->isIntegerType())
     return std::nullopt;
   // cond: i < hi, i <= hi, i != hi, hi > i, hi >= i
-  const auto *C = dyn_cast_or_null<BinaryOperator>(
-      L->getCond() ? L->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!C)
-    return std::nullopt;
-  BinaryOperatorKind Op = C->getOpcode();
-  const Expr *Bound = nullptr;
-  if (varOf(C->getLHS()) == V) {
-    Bound = C->getRHS();
-  } else if (varOf(C->getRHS()) == V) {
-    Bound = C->getLHS();
-    if (Op != BO_GT && Op != BO_GE && Op != BO_NE)
-      return std::nullopt;
-    Op = Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op;
-  }
+  auto [Op, Bound] = counterTest(L, V);
   std::optional<long long> B = constantArg(Bound); // `n` of `int n = 4;`
   if (!B)
     return std::nullopt;
@@ -102,21 +106,13 @@ FunctionFacts::firstTest(const Stmt *Loop) const {
     return std::nullopt;
   auto [V, Init] = forInit(L);
   std::optional<long long> Lo = constantArg(Init);
-  const auto *C = dyn_cast_or_null<BinaryOperator>(
-      L->getCond() ? L->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!V || !Lo || !C)
-    return std::nullopt;
-  BinaryOperatorKind Op = C->getOpcode();
-  const Expr *Bound = nullptr;
-  if (varOf(C->getLHS()) == V && (Op == BO_LT || Op == BO_LE))
-    Bound = C->getRHS();
-  else if (varOf(C->getRHS()) == V && (Op == BO_GT || Op == BO_GE))
-    Bound = C->getLHS();
-  const VarDecl *N = Bound ? varOf(Bound) : nullptr;
+  auto [Op, Bound] = counterTest(L, V);
+  const VarDecl *N =
+      Lo && (Op == BO_LT || Op == BO_LE) ? varOf(Bound) : nullptr;
   if (!N || N == V || !N->hasLocalStorage() || MutatedVars.count(N) ||
       AddressTaken.count(N) || !N->getType()->isIntegerType())
     return std::nullopt;
-  return FirstTest{*Lo, N, Op == BO_LE || Op == BO_GE};
+  return FirstTest{*Lo, N, Op == BO_LE};
 }
 
 bool FunctionFacts::inLoopWithFirstTest(const Stmt *S,

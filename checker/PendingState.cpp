@@ -121,15 +121,48 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
     *this = O;
     return;
   }
+  // An event (or a stream's wait) covers a copy past the join when each
+  // side either covers it or does not have it pending: on a side where the
+  // copy was never issued the record has nothing to capture (a loop that
+  // copies and records in its body, joined with the path that skipped it).
+  // Met first, while each side's Pending is still its own.
+  auto Kept = [](const std::set<unsigned> &Covered, const EventInfo *Other,
+                 const std::map<unsigned, PendingCopy> &OtherPending) {
+    std::set<unsigned> K;
+    for (unsigned C : Covered)
+      if ((Other && Other->Covered.count(C)) || !OtherPending.count(C))
+        K.insert(C);
+    return K;
+  };
+  auto Meet = [&](auto &M, const auto &OM) {
+    for (auto It = M.begin(); It != M.end();) {
+      auto Other = OM.find(It->first);
+      const EventInfo *Theirs = Other == OM.end() ? nullptr : &Other->second;
+      std::set<unsigned> Covered = Kept(It->second.Covered, Theirs, O.Pending);
+      if (Theirs) {
+        std::set<unsigned> More = Kept(Theirs->Covered, &It->second, Pending);
+        Covered.insert(More.begin(), More.end());
+      } else if (Covered.empty()) {
+        It = M.erase(It); // recorded on this side only, covering nothing
+        continue;
+      }
+      It->second.Covered = std::move(Covered);
+      ++It;
+    }
+    for (const auto &[Key, E] : OM)
+      if (!M.count(Key))
+        if (std::set<unsigned> Covered = Kept(E.Covered, nullptr, Pending);
+            !Covered.empty()) {
+          EventInfo &Added = M[Key] = E;
+          Added.Covered = std::move(Covered);
+        }
+  };
+  Meet(Events, O.Events);
+  Meet(Waits, O.Waits);
   // A copy or producer live on one side only is live past the join only on
   // paths through that side, where that side's assumed literals hold: `if
   // (sync) cudaStreamSynchronize(s); ... if (sync) use(h[0]);` leaves the
   // copy pending under `!sync` alone.
-  std::set<unsigned> MinePending, TheirsPending; // before the join
-  for (const auto &[Id, P] : Pending)
-    MinePending.insert(Id);
-  for (const auto &[Id, P] : O.Pending)
-    TheirsPending.insert(Id);
   for (auto &[Id, P] : Pending)
     if (!O.Pending.count(Id))
       P.Conditions.within(Assumed);
@@ -146,49 +179,6 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       It->second.Miss = P.Miss;
     It->second.Conditions.add(P.Conditions);
   }
-  // An event (or a stream's wait) covers a copy past the join when each
-  // side either covers it or does not have it pending: on a side where the
-  // copy was never issued the record has nothing to capture (a loop that
-  // copies and records in its body, joined with the path that skipped it).
-  auto Meet = [&](auto &M, const auto &OM) {
-    auto Held = [](const auto &Side, const auto &Key, unsigned C,
-                    const std::set<unsigned> &SidePending) {
-      auto It = Side.find(Key);
-      return (It != Side.end() && It->second.Covered.count(C)) ||
-             !SidePending.count(C);
-    };
-    for (auto It = M.begin(); It != M.end();) {
-      std::set<unsigned> Kept;
-      for (unsigned C : It->second.Covered)
-        if (Held(OM, It->first, C, TheirsPending))
-          Kept.insert(C);
-      auto Other = OM.find(It->first);
-      if (Other != OM.end()) {
-        for (unsigned C : Other->second.Covered)
-          if (!MinePending.count(C))
-            Kept.insert(C);
-      } else if (Kept.empty()) {
-        It = M.erase(It); // recorded on this side only, covering nothing
-        continue;
-      }
-      It->second.Covered = std::move(Kept);
-      ++It;
-    }
-    for (const auto &[Key, E] : OM) {
-      if (M.count(Key))
-        continue;
-      std::set<unsigned> Kept;
-      for (unsigned C : E.Covered)
-        if (!MinePending.count(C))
-          Kept.insert(C);
-      if (Kept.empty())
-        continue;
-      auto &Added = M[Key] = E;
-      Added.Covered = std::move(Kept);
-    }
-  };
-  Meet(Events, O.Events);
-  Meet(Waits, O.Waits);
   for (auto It = Queried.begin(); It != Queried.end();) {
     auto Other = O.Queried.find(It->first);
     if (Other == O.Queried.end()) {

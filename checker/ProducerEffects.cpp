@@ -261,6 +261,11 @@ void EffectBuilder::addHelperProducers(const CallExpr *C,
   }
 }
 
+std::string regionKeyOf(AliasClasses &Aliases, const AccessPath &Root,
+                        llvm::StringRef Spelling) {
+  return Aliases.classKey(Root) + "@" + Spelling.str();
+}
+
 void EffectBuilder::addHelperConsumers(const CallExpr *C,
                                        const HelperSummary &S) {
   for (const HelperSummary::Consumption &Co : S.Consumes) {

@@ -182,6 +182,9 @@ std::optional<PendingState> Solver::run() {
     std::optional<AccessPath> Container;
     /// Skipped only when a loop with this first test did not run either.
     std::optional<FunctionFacts::FirstTest> First;
+    /// The copies issued in a loop with that first test: not pending on a
+    /// skip (a loop that issued one ran, so this one does not skip).
+    std::set<unsigned> IssuedWhereFirstRan;
     std::optional<PendingState> Entry, Back;
   };
   std::vector<std::optional<LoopHead>> Loops(Cfg->getNumBlockIDs());
@@ -193,6 +196,10 @@ std::optional<PendingState> Solver::run() {
     H.Certain = F.certainlyRuns(Loop);
     H.Container = F.loopContainer(Loop);
     H.First = F.firstTest(Loop);
+    if (H.First)
+      for (unsigned Id = 0; Id < Effects.Copies.size(); ++Id)
+        if (F.inLoopWithFirstTest(Effects.Copies[Id]->Call, *H.First))
+          H.IssuedWhereFirstRan.insert(Id);
     if (H.Certain || H.Container || H.First)
       Loops[B->getBlockID()] = std::move(H);
   }
@@ -298,14 +305,11 @@ std::optional<PendingState> Solver::run() {
       if (H->Entry && !H->Certain) {
         PendingState Skip = RunBlock(*B, false, &*H->Entry);
         for (auto It = Skip.Pending.begin(); It != Skip.Pending.end();) {
-          const CopySite &Copy = *Effects.Copies[It->first];
-          const StreamRef &On = Copy.Stream;
-          // Issued in a loop with the same first test: that loop ran, so
-          // this one does not skip (`for (i < n) copy(s[i]); for (i < n)
-          // sync(s[i]);`).
+          const StreamRef &On = Effects.Copies[It->first]->Stream;
+          // `for (i < n) copy(s[i]); for (i < n) sync(s[i]);`
           if ((H->Container && On.Elements &&
                On.Elements->Array == *H->Container) ||
-              (H->First && F.inLoopWithFirstTest(Copy.Call, *H->First)))
+              H->IssuedWhereFirstRan.count(It->first))
             It = Skip.Pending.erase(It);
           else
             ++It;

@@ -301,9 +301,8 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   case ApiRole::NotASync: {
     StreamRef S = F.streamOf(arg(C, E.StreamArg));
     note(St, E.Miss, C, &S);
-    if (E.EventArg != NoArg)
+    if (E.EventArg != NoArg) {
       dropCallerSeeds(St); // the caller may have recorded the event
-    if (E.EventArg != NoArg)
       // S's later work waits for the producers the event follows (any the
       // check cannot tell from it); an unknown stream may be any.
       for (const ProducerKey &Key :
@@ -313,6 +312,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
         else if (auto P = St.Producers.find(Key); P != St.Producers.end())
           P->second.WaitedBy.insert(S.identity());
       }
+    }
     if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
       // cudaStreamWaitEvent(S, e): S's later work waits for e.
       auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));

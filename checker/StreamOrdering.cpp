@@ -110,8 +110,10 @@ public:
       return true;
     }
     if (std::optional<LibraryProduction> P =
-            libraryProduction(C, Callee, Ctx))
+            libraryProduction(C, Callee, Ctx)) {
       streamWork(C->getArg(P->StreamArg)); // on a parameter, or may be 0
+      return true;
+    }
     Out.Orders |= opaqueCallMayOrder(C, Callee, Ctx);
     return true;
   }
