@@ -39,7 +39,7 @@ Usage:
 
 Base flags: CUDA files get `-x cuda --cuda-path=<cuda> --cuda-host-only
 -nocudalib --cuda-gpu-arch=sm_90 -isystem <cccl>` and an `-include` of
-nvcc's host min()/max() overloads (as scripts/real-code.py does); HIP files
+nvcc's host min()/max() overloads (real-code.py's header); HIP files
 `-x hip --offload-host-only -nogpulib -D__AMDGCN_WAVEFRONT_SIZE=64` (Debian's
 libamdhip64-dev headers in /usr/include/hip); C++ files `-x c++ -isystem
 <cuda>/include -isystem <cccl>`. Every file gets `-isystem` of a folder with
@@ -52,7 +52,7 @@ Python 3 standard library is used.
 
 import argparse
 import concurrent.futures
-import glob
+import importlib.util
 import json
 import os
 import re
@@ -65,17 +65,20 @@ import threading
 
 CHECK = "cuda-async-read-before-sync"
 HERE = os.path.dirname(os.path.abspath(__file__))
-DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
-                  r"(?P<sev>warning|error|fatal error|note|remark): "
-                  r"(?P<msg>.*?)(?: \[(?P<checks>[^\]\s]+)\])?$")
-MINMAX = "#pragma once\n#if defined(__cplusplus) && defined(__CUDA__)\n" + \
-    "".join("static inline __host__ %s %s(const %s a, const %s b) { return "
-            "(%s)a %s (%s)b ? (%s)a : (%s)b; }\n"
-            % (t, f, t, t, t, "<" if f == "min" else ">", t, t, t)
-            for f in ("min", "max")
-            for t in ("int", "unsigned int", "long int", "unsigned long int",
-                      "long long int", "unsigned long long int", "float",
-                      "double")) + "#endif\n"
+
+def _real_code():
+    """scripts/real-code.py as a module: its diagnostic pattern and nvcc
+    shims (the host min()/max() header, a folder with GCC's omp.h) are the
+    ones this runner uses too."""
+    spec = importlib.util.spec_from_file_location(
+        "real_code", os.path.join(HERE, "real-code.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+REAL_CODE = _real_code()
+DIAG = REAL_CODE.DIAG
 
 
 class Usage(Exception):
@@ -164,19 +167,6 @@ def write(path, text):
         f.write(text)
 
 
-def omp_dir(work, clang_tidy):
-    llvm = os.path.dirname(os.path.dirname(os.path.realpath(clang_tidy)))
-    if glob.glob(os.path.join(llvm, "lib", "clang", "*", "include", "omp.h")):
-        return None
-    gcc = sorted(glob.glob("/usr/lib/gcc/*/*/include/omp.h"))
-    if not gcc:
-        return None
-    d = os.path.join(work, "gen", "omp")
-    os.makedirs(d, exist_ok=True)
-    shutil.copy(gcc[-1], os.path.join(d, "omp.h"))
-    return d
-
-
 def command(e, root, deps, args, gen):
     def sub(s):
         s = s.replace("{root}", root).replace("{cuda}", args.cuda_path)
@@ -197,7 +187,7 @@ def command(e, root, deps, args, gen):
                  "--cuda-host-only", "-nocudalib", "--cuda-gpu-arch=sm_90"]
         for d in cccl:
             flags += ["-isystem", d]
-        flags += ["-include", os.path.join(args.work, "gen", "minmax.h")]
+        flags += ["-include", args.minmax]
     elif lang == "hip":
         flags = ["-x", "hip", "--offload-host-only", "-nogpulib",
                  "-D__AMDGCN_WAVEFRONT_SIZE=64"]
@@ -288,7 +278,6 @@ def function_ranges(path, e):
         name = re.sub(r"<[^<>]*>", "", name).split("::")[-1].strip()
         rx = r"\b%s\s*\(" % re.escape(name) if not name.startswith(
             ("TEST", "operator")) else re.escape(name)
-    starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
     out = []
     for m in re.finditer(rx, text):
         i = m.end()
@@ -444,8 +433,8 @@ def main(argv=None):
     temp = args.work is None
     args.work = os.path.abspath(args.work or tempfile.mkdtemp(
         prefix="cars-recall-"))
-    write(os.path.join(args.work, "gen", "minmax.h"), MINMAX)
-    args.omp = omp_dir(args.work, args.clang_tidy)
+    args.minmax = REAL_CODE.nvcc_host_minmax_header()
+    args.omp = REAL_CODE.omp_include_dir(args.clang_tidy)
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
             results = list(ex.map(lambda e: run_entry(e, args), entries))
