@@ -376,6 +376,13 @@ bool AccessPath::isThisMember() const {
          Steps.front().K == PathStep::Arrow;
 }
 
+bool AccessPath::within(const AccessPath &Outer) const {
+  if (Outer.empty() || !llvm::StringRef(Key).starts_with(Outer.Key))
+    return false;
+  size_t N = Outer.Key.size();
+  return N == Key.size() || N == RootLength || llvm::is_contained(StepEnds, N);
+}
+
 bool AccessPath::isMemberOf(const ParmVarDecl *P) const {
   if (Root != RootKind::Decl || Steps.empty() ||
       Steps.front().K == PathStep::Index)

@@ -121,6 +121,10 @@ public:
   bool isThisMember() const;
   /// `p.m...` / `p->m...` of parameter P.
   bool isMemberOf(const ParmVarDecl *P) const;
+  /// Whether this path is Outer or a part of it reached through members,
+  /// indices or calls on it: `st.done`, `st.done.load()` and `st` are within
+  /// `st`; `st2` is not.
+  bool within(const AccessPath &Outer) const;
 
   /// A member path of `this` (isThisMember) as a member path of Object
   /// instead: `this->s_` at `obj.wait()` is `obj.s_` (or `ptr->s_` when

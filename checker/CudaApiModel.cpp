@@ -72,10 +72,12 @@ struct StreamLifecycleNames {
 };
 void appendStreamLifecycle(std::vector<ApiEntry> &T,
                            const StreamLifecycleNames &N) {
-  T.push_back(onStream(N.LaunchHostFunc, ApiRole::StreamOrdered, 0,
-                       MissReason::HostCallback));
-  T.push_back(onStream(N.AddCallback, ApiRole::StreamOrdered, 0,
-                       MissReason::HostCallback));
+  // (fn, userData) / (callback, userData, flags): userData is argument 2.
+  for (llvm::StringRef Name : {N.LaunchHostFunc, N.AddCallback}) {
+    T.push_back(onStream(Name, ApiRole::StreamOrdered, 0,
+                         MissReason::HostCallback));
+    T.back().UserDataArg = 2;
+  }
   ApiEntry Wait = onStream(N.WaitEvent, ApiRole::NotASync, 0,
                            MissReason::StreamWaitEvent);
   Wait.EventArg = 1;
@@ -716,6 +718,8 @@ static Coverage namedCoverage(const StreamRef &S, const StreamRef &C) {
 bool covers(const StreamRef &S, const StreamRef &C) {
   if (S.K == StreamRef::Unknown || C.K == StreamRef::Unknown)
     return false;
+  if (S.Rebound || C.Rebound)
+    return true;
   if (S.K == StreamRef::Named && C.K == StreamRef::Named)
     return namedCoverage(S, C) == Coverage::Covers;
   if (S.sameStream(C))
@@ -742,7 +746,7 @@ static bool distinctCreated(const StreamRef &A, const StreamRef &B) {
 
 bool unorderedStreams(const StreamRef &A, const StreamRef &B) {
   if (A.K == StreamRef::Unknown || B.K == StreamRef::Unknown ||
-      A.sameStream(B))
+      A.Rebound || B.Rebound || A.sameStream(B))
     return false;
   auto Default = [](const StreamRef &S) { return S.K != StreamRef::Named; };
   if (Default(A) && Default(B))

@@ -182,6 +182,14 @@ struct ApiEntry {
   int PtrArg = NoArg;    ///< PinnedAlloc / DeviceAlloc / StreamCreate
   PtrArgForm PtrForm = PtrArgForm::AddressOfPointer;
   int FlagsArg = NoArg;  ///< StreamCreate: flags (cudaStreamNonBlocking)
+  /// Host functions enqueued on a stream (cudaLaunchHostFunc,
+  /// cudaStreamAddCallback and their driver API and HIP twins): the pointer
+  /// handed to the function. The function runs once the stream's earlier
+  /// work completed (CUDA Runtime API, "Stream Management",
+  /// cudaLaunchHostFunc: "The function to call once preceding stream
+  /// operations are complete"), so a host thread that waits for what the
+  /// function does to that object waits for the stream (HostOrdering.cpp).
+  int UserDataArg = NoArg;
   /// AsyncCopy / BlockingTransfer without a kind argument: the direction
   /// the function always has (cuMemcpyDtoHAsync: device-to-host;
   /// cuMemcpyAsync: inferred from the pointers, as cudaMemcpyDefault).
@@ -301,6 +309,12 @@ struct StreamRef {
   /// stream, a blocking or a non-blocking stream: a claim on it says so
   /// (claimUnordered).
   bool Supplied = false;
+  /// Named: a local or parameter handle to which the callable assigns
+  /// another value (`b = a;`, `std::swap(a, b)`, `std::exchange(b, a)`):
+  /// at a given point it may hold any stream, so it is not told apart from
+  /// any other (covers, unorderedStreams): the check follows no handle's
+  /// value through assignments.
+  bool Rebound = false;
 
   bool sameStream(const StreamRef &O) const {
     return K == O.K && (K != Named || Path == O.Path) && K != Unknown;

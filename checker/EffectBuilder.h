@@ -59,6 +59,15 @@ private:
   bool isModelledCall(const CallExpr *C) const;
   void collectCallEffects();
   void addDestructorCall(const VarDecl *V, SourceLocation ScopeEnd);
+  // Host-side ordering (HostOrdering.cpp).
+  void collectHostOrdering();
+  void addThreadStart(const Expr *Start, const Expr *Fn,
+                      llvm::ArrayRef<const Expr *> Args);
+  const VarDecl *initialisedBy(const Expr *Start) const;
+  const CallExpr *threadCall(const Expr *Fn, llvm::ArrayRef<const Expr *> Args,
+                             SourceLocation At) const;
+  /// Threads and futures with a ThreadStart.
+  std::set<const VarDecl *> Started;
   template <class Args>
   void addLambdaArgs(const Expr *Call, Args Arguments,
                      const NamedDecl *Callee);

@@ -59,6 +59,7 @@ void buildEffects(CallableRun &R, FunctionFacts &Facts, CallableEffects &Out) {
 
 void EffectBuilder::build() {
   collectCallEffects();
+  collectHostOrdering();
   // Without device work writing a buffer here, the producer diagnostic has
   // nothing to ask: its other effects would only cost.
   if (Out.ProducerSeeds.empty() &&

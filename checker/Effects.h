@@ -16,6 +16,11 @@
 //  - LambdaArg: a lambda handed to a function, which may run it;
 //  - Write: a local variable gets a new value (branch conditions on it no
 //    longer hold);
+//  - host-side ordering (HostOrdering.cpp): ThreadStart (a std::thread or
+//    std::async starts running a function whose summary synchronizes
+//    streams or the device), HostWait (the host waits for a thread, a
+//    future or a promise: what the thread's function synchronized, or a
+//    host function's signal, is complete);
 //  - for the producer diagnostic: Produce (device work writes a device
 //    buffer on a stream), Consume (a device-to-host copy reads its source
 //    on a stream, pageable destinations included), LegacyWork (work on the
@@ -53,7 +58,9 @@ struct Effect {
     Produce,
     Consume,
     LegacyWork,
-    Barrier
+    Barrier,
+    ThreadStart,
+    HostWait
   } K;
   explicit Effect(Kind K) : K(K) {}
   const Stmt *Anchor = nullptr;
@@ -69,13 +76,19 @@ struct Effect {
   const NamedDecl *Callee = nullptr;
   // Copy: the copy site index
   unsigned CopyId = 0;
-  // Api / KernelLaunch / Call
+  // Api / KernelLaunch / Call; ThreadStart: a synthetic call of the
+  // thread's function with the thread's arguments (threadCall)
   const CallExpr *CE = nullptr;
   const ApiEntry *Entry = nullptr;
   const HelperSummary *Summary = nullptr; ///< Call: null if opaque;
-                                          ///< LambdaArg: the lambda's
+                                          ///< LambdaArg: the lambda's;
+                                          ///< ThreadStart: the function's
   /// Write: the variable; Call: the local object whose destructor this is
-  /// (then CE is a synthetic call `var.~T()`, see destructorCall).
+  /// (then CE is a synthetic call `var.~T()`, see destructorCall);
+  /// ThreadStart: the std::thread or std::future the start initialises;
+  /// HostWait: the thread or future waited for (the signal is
+  /// AccessPath::ofDecl(Var)), or null when Loc names the promise a host
+  /// function fulfils (the signal is AccessPath::of(Loc)).
   const VarDecl *Var = nullptr;
   /// Write: Var is a local pointer that names another buffer in each
   /// iteration of the loop it is declared in

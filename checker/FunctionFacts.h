@@ -308,6 +308,7 @@ private:
   std::vector<StreamSetter> Setters;
   std::set<AccessPath> NonBlockingStreams;
   std::set<AccessPath> FreshStreams; ///< see StreamRef::Fresh
+  std::set<const VarDecl *> ReboundStreams; ///< see StreamRef::Rebound
   /// Tensors over host memory (from_blob without CUDA options).
   std::vector<AccessPath> HostTensors;
   llvm::DenseMap<const Expr *, StreamRef> StreamCache; ///< streamOf's

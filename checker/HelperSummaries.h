@@ -274,6 +274,13 @@ std::vector<std::pair<unsigned, unsigned>> copiesLeftAtCall(CallableRun &R, Func
 /// and of names the caller shares, its syncs and records, and its copies.
 void applyHelperCall(Solver &S, PendingState &St, const Effect &Ev);
 
+/// The streams a summary synchronizes on every path, as the caller of call
+/// C names them (its named streams the caller can name, and the arguments
+/// for its synchronized stream parameters).
+std::vector<StreamRef> syncedStreamsAtCall(FunctionFacts &F,
+                                           const HelperSummary &S,
+                                           const CallExpr *C);
+
 /// The reporting of a LambdaArg effect: the lambda's unsynchronized
 /// accesses of its captures, at the call it is handed to.
 void applyLambdaArg(Solver &S, const PendingState &St, const Effect &Ev);

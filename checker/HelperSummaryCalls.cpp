@@ -323,6 +323,21 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
   return Ids;
 }
 
+std::vector<StreamRef> syncedStreamsAtCall(FunctionFacts &F,
+                                           const HelperSummary &S,
+                                           const CallExpr *C) {
+  const CXXMethodDecl *Lambda = lambdaOperator(C->getDirectCallee());
+  std::vector<StreamRef> Out;
+  for (StreamRef Synced : S.SyncsStreams)
+    if (streamAtCall(F, Synced, C, Lambda))
+      Out.push_back(Synced);
+  unsigned Shift = argShift(C);
+  for (unsigned J = 0; J < S.SyncsStreamParam.size(); ++J)
+    if (S.SyncsStreamParam[J] && J + Shift < C->getNumArgs())
+      Out.push_back(F.streamOf(C->getArg(J + Shift)));
+  return Out;
+}
+
 void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   FunctionFacts &F = Sv.facts();
   const CallExpr *C = Ev.CE;

@@ -127,6 +127,11 @@ struct PendingState {
     /// The elements of an array of events the record named (a property of
     /// Record).
     std::optional<ElementRange> Elements;
+    /// Not a CUDA event: a signal the host waits for (HostOrdering.cpp): a
+    /// thread whose function synchronizes, keyed by its std::thread or
+    /// std::future variable, or a host function's, keyed by the object
+    /// handed to it. A loop that polls the object waits for it.
+    bool HostSignal = false;
     bool operator==(const EventInfo &O) const {
       return Covered == O.Covered && Record == O.Record;
     }

@@ -230,6 +230,18 @@ void FunctionFacts::buildAliasesAndProvenance() {
         !isa<ParmVarDecl>(V) && !V->getType()->isReferenceType() &&
         !V->getType()->isArrayType())
       FreshStreams.insert(AccessPath::ofVar(V));
+  // Handles given another handle's value (StreamRef::Rebound).
+  for (const Assignment &A : Assigns)
+    if (A.Lhs && A.Var &&
+        isStreamOrWrapper(A.Var->getType().getNonReferenceType()))
+      ReboundStreams.insert(A.Var);
+  for (const CallExpr *C : Calls)
+    if (isStdFunction(C->getDirectCallee(), {"swap", "exchange"}))
+      for (const Expr *Arg : C->arguments())
+        if (const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(Arg));
+            D && isStreamOrWrapper(D->getType().getNonReferenceType()))
+          if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+            ReboundStreams.insert(V);
 
   for (const Assignment &A : Assigns) {
     AccessPath LhsKey;

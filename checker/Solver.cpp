@@ -278,6 +278,9 @@ std::optional<PendingState> Solver::run() {
             continue; // contradicts what this path already assumed
         nullStreamEdge(Edge, Cond, /*OnTrue=*/Index == 0);
       }
+      if (Index == 1 && isa_and_nonnull<WhileStmt, DoStmt, ForStmt>(
+                            B.getTerminatorStmt()))
+        pollExit(Edge, Cond);
       bool Changed = false;
       if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()])
         Changed = JoinInto(Order.isBackEdge(&B, Succ) ? H->Back : H->Entry,

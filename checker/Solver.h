@@ -73,6 +73,15 @@ public:
   void recordEvent(PendingState &St, const AccessPath &Event,
                    const StreamRef &S, const Expr *Where,
                    const Expr *EventE = nullptr);
+  /// A signal the host can wait for (PendingState::EventInfo::HostSignal)
+  /// starts at Where: it covers what Streams (every stream, when Device)
+  /// have in flight now, as an event recorded on them would.
+  void recordSignal(PendingState &St, const AccessPath &Signal,
+                    llvm::ArrayRef<StreamRef> Streams, bool Device,
+                    const Expr *Where);
+  /// The host waited for the signal: what it covers is complete. Nothing
+  /// when no signal of that key started on this path.
+  void waitSignal(PendingState &St, const AccessPath &Signal);
   /// A copy is issued (again): a fresh instance, which no earlier event
   /// record or query covers.
   void issue(PendingState &St, unsigned Id);
@@ -106,6 +115,9 @@ private:
             const StreamRef *S);
   /// A host wait on stream S (or a query of it) completes the producers
   /// that may be on S (OrWaited: or on a stream S waited for).
+  void recordOn(PendingState &St, const AccessPath &Key,
+                PendingState::EventInfo Info, llvm::ArrayRef<StreamRef> Streams,
+                bool Device, const Expr *Where);
   void completeProducersOn(PendingState &St, const StreamRef &S,
                            bool OrWaited);
   /// A sync or query of an event completes the producers it captured.
@@ -159,6 +171,10 @@ private:
   /// On the edge where a handed stream variable is null (`if (!s)`, the
   /// else of `if (s)`, `s == nullptr`), its producers are on stream 0.
   void nullStreamEdge(PendingState &Edge, const Expr *Cond, bool OnTrue) const;
+  /// The exit edge of a loop whose condition Cond reads a host signal's
+  /// object (`while (done.load() == 0) {}`): the host saw the signal
+  /// (HostOrdering.cpp).
+  void pollExit(PendingState &Edge, const Expr *Cond);
 };
 
 } // namespace clang::tidy::cuda

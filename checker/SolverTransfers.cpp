@@ -11,6 +11,7 @@
 #include "Solver.h"
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
+#include "HostOrdering.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::cuda {
@@ -57,7 +58,7 @@ void Solver::syncEvent(PendingState &St, const AccessPath &Key,
   auto CompareOthers = [&] {
     Compared = true;
     for (const auto &[Other, OtherInfo] : St.Events) {
-      if (Other == Key)
+      if (Other == Key || OtherInfo.HostSignal)
         continue;
       Coverage Cov = coverage(Key, Elements, Other,
                               OtherInfo.Elements ? &*OtherInfo.Elements
@@ -103,15 +104,35 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
                          const StreamRef &S, const Expr *Where,
                          const Expr *EventE) {
   PendingState::EventInfo Info;
-  Info.Record = Where;
   Info.Stream = S;
   if (EventE)
     Info.Elements = F.elementsOf(EventE);
+  recordOn(St, Key, std::move(Info), {&S, 1}, /*Device=*/false, Where);
+}
+
+void Solver::recordSignal(PendingState &St, const AccessPath &Key,
+                          llvm::ArrayRef<StreamRef> Streams, bool Device,
+                          const Expr *Where) {
+  PendingState::EventInfo Info;
+  Info.HostSignal = true;
+  if (Streams.size() == 1)
+    Info.Stream = Streams.front();
+  recordOn(St, Key, std::move(Info), Streams, Device, Where);
+}
+
+void Solver::recordOn(PendingState &St, const AccessPath &Key,
+                      PendingState::EventInfo Info,
+                      llvm::ArrayRef<StreamRef> Streams, bool Device,
+                      const Expr *Where) {
+  Info.Record = Where;
+  auto Any = [&](auto Pred) { return Device || llvm::any_of(Streams, Pred); };
   for (const auto &[Id, P] : St.Pending)
-    if (covers(S, Effects.Copies[Id]->Stream))
+    if (Any([&](const StreamRef &S) {
+          return covers(S, Effects.Copies[Id]->Stream);
+        }))
       Info.Covered.insert(Id);
   for (const auto &[WKey, Wait] : St.Waits)
-    if (covers(S, Wait.Stream))
+    if (Any([&](const StreamRef &S) { return covers(S, Wait.Stream); }))
       Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
   // The producers it follows: on its stream (or one the check cannot tell
   // from it), on a stream it waited for, or joined by legacy-stream work.
@@ -119,14 +140,26 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
   // take an absent entry as an empty one.)
   std::set<ProducerKey> Captured;
   for (const auto &[PKey, P] : St.Producers)
-    if (!unorderedStreams(S, P.Stream) || P.WaitedBy.count(S.identity()) ||
-        (P.LegacyJoined && isBlockingStream(S)))
+    if (Any([&](const StreamRef &S) {
+          return !unorderedStreams(S, P.Stream) ||
+                 P.WaitedBy.count(S.identity()) ||
+                 (P.LegacyJoined && isBlockingStream(S));
+        }))
       Captured.insert(PKey);
   if (Captured.empty())
     St.EventProducers.erase(Key);
   else
     St.EventProducers[Key] = std::move(Captured);
   St.Events[Key] = std::move(Info);
+}
+
+void Solver::waitSignal(PendingState &St, const AccessPath &Key) {
+  auto Info = St.Events.find(Key);
+  if (Info == St.Events.end() || !Info->second.HostSignal)
+    return;
+  completeCapturedProducers(St, Key);
+  for (unsigned Id : Info->second.Covered)
+    St.Pending.erase(Id);
 }
 
 void Solver::completeProducersOn(PendingState &St, const StreamRef &S,
@@ -378,6 +411,13 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     }
     if (Reporting || Ev.Entry->Role != ApiRole::StreamOrdered)
       applyApi(St, Ev.CE, *Ev.Entry);
+    // A host function: its argument is a signal the host may wait for.
+    if (Ev.Entry->UserDataArg != NoArg)
+      if (std::optional<AccessPath> Signal =
+              hostSignalOf(arg(Ev.CE, Ev.Entry->UserDataArg))) {
+        StreamRef S = F.streamOf(arg(Ev.CE, Ev.Entry->StreamArg));
+        recordSignal(St, *Signal, {S}, /*Device=*/false, Ev.CE);
+      }
     return;
   case Effect::KernelLaunch: {
     const auto *K = cast<CUDAKernelCallExpr>(Ev.CE);
@@ -418,6 +458,12 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     return;
   case Effect::Barrier:
     St.Producers.clear();
+    return;
+  case Effect::ThreadStart:
+    applyThreadStart(*this, St, Ev);
+    return;
+  case Effect::HostWait:
+    applyHostWait(*this, St, Ev);
     return;
   }
 }

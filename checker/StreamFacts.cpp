@@ -101,6 +101,9 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   S.Elements = elementsOf(E);
   S.NonBlocking = isNonBlockingStream(S.Path);
   S.Fresh = FreshStreams.count(S.Path) != 0;
+  S.Rebound = S.Path.steps().empty() &&
+              ReboundStreams.count(
+                  dyn_cast_or_null<VarDecl>(S.Path.rootDecl())) != 0;
   S.Created = S.Fresh;
   // A pool's stream used where it is taken (`pool.get_stream()`).
   if (const auto *C = dyn_cast_or_null<CallExpr>(strip(E)))

@@ -43,8 +43,8 @@ import re
 import shutil
 import sys
 
-from corpus import (CASES_DIR, DRIVER_API_RE, HERE, REPO, RT_LINE_RE, TORCH_API_INCLUDE,
-                    case_text, detect_gpu, find_clang_tidy, find_nvcc, find_torch,
+from corpus import (CASES_DIR, DRIVER_API_RE, HERE, LIBRARY_INCLUDES, REPO, RT_LINE_RE,
+                    TORCH_API_INCLUDE, case_text, detect_gpu, find_clang_tidy, find_nvcc, find_torch,
                     format_rows, load_cases, parallel, run, run_checker, slug)
 from fixits import fixed_cases, fixit_verdicts, format_fixit_table, load_fixed, make_fixed
 
@@ -103,9 +103,11 @@ def build(cases, nvcc, build_dir, link, jobs, arch, torch=None, cxx="g++", cuda_
         if case.per_thread:
             cmd[1:1] = ["--default-stream", "per-thread"]
         if link:
-            if DRIVER_API_RE.search(case_text(case)):
+            text = case_text(case)
+            if DRIVER_API_RE.search(text):
                 stubs = os.path.join(cuda_path, "lib64", "stubs")
                 cmd += ["-L" + stubs, "-lcuda"]
+            cmd += [lib for rx, lib in LIBRARY_INCLUDES if rx.search(text)]
         elif not case.parts:  # nvcc compiles one unit per -c; several are linked
             cmd.insert(1, "-c")
         return case.name, compile_cached(case, cmd, out, harness["rt.h"] + parts_text(case))

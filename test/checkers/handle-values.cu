@@ -5,11 +5,15 @@
 // `Syncer(cudaStream_t s) : s_(s) {}`) or by aggregate initialisation
 // (`Pair p{s, t}`), when nothing changes it afterwards: neither this
 // function, nor the constructor's body, nor a member function called on the
-// object. Where something may change it, the copy is its own name again.
+// object. A local or parameter handle assigned another value in the
+// function (`t = other;`, `std::swap(a, b)`) may hold any stream at a given
+// point: it is not told apart from any other (StreamRef::Rebound).
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 
+#include <cstdlib>
+#include <utility>
 #include <cuda_runtime.h>
 void consumeValue(float v);
 void takeStream(cudaStream_t &s);
@@ -41,6 +45,8 @@ void syncThroughLocalCopyOfAnother(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
 }
 
+// Reassigned: which stream t holds at the sync is not followed, so the sync
+// is not claimed to miss s (a known miss here, where t holds other).
 void localCopyReassigned(float *h, const float *d, cudaStream_t s,
                          cudaStream_t other) {
   cudaStream_t t = s;
@@ -48,8 +54,35 @@ void localCopyReassigned(float *h, const float *d, cudaStream_t s,
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
   cudaStreamSynchronize(t);
   consumeValue(h[0]);
+}
+
+// The handle the copy ran on is swapped into b before b is synchronized.
+void streamsSwappedBeforeSync(float *h, const float *d, cudaStream_t a,
+                              cudaStream_t b) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, a);
+  std::swap(a, b);
+  cudaStreamSynchronize(b);
+  consumeValue(h[0]);
+}
+
+// The same without the swap: two parameters, taken for distinct streams.
+void streamsNotSwapped(float *h, const float *d, cudaStream_t a,
+                       cudaStream_t b) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, a);
+  cudaStreamSynchronize(b);
+  consumeValue(h[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
-  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'b', not stream 'a', the copy's stream
+}
+
+// A copy of a handle assigned once more after the sync: still not followed.
+void handleAssignedAfterSync(float *h, const float *d, cudaStream_t a,
+                             cudaStream_t b) {
+  cudaStream_t cur = a;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cur);
+  cudaStreamSynchronize(b);
+  consumeValue(h[0]);
+  cur = b;
 }
 
 // The stream a loop picks, copied: the same stream.

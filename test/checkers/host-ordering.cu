@@ -1,0 +1,231 @@
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 | FileCheck %s --implicit-check-not='warning:'
+
+// Host-side ordering: a thread whose function synchronizes the copy's
+// stream (or the device), joined or waited for before the read; a host
+// function enqueued after the copy that signals through the object handed
+// to it, polled by a loop or waited for through a promise's future. Each
+// negative beside the positive that differs in one thing. GPU cases:
+// runtime/cases/thread_sync_join.cu, host_func_flag_wait.cu and twins.
+
+#include <cstdlib>
+#include <atomic>
+#include <future>
+#include <thread>
+#include <cuda_runtime.h>
+
+void consume(float v);
+
+//===--- Threads -----------------------------------------------------------===//
+
+void threadSyncsThenJoined(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread waiter([s] { cudaStreamSynchronize(s); });
+  waiter.join();
+  consume(h[0]);
+}
+
+void threadReadBeforeJoin(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread waiter([s] { cudaStreamSynchronize(s); });
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+  waiter.join();
+}
+
+void threadSyncsOtherStream(float *h, const float *d, cudaStream_t s,
+                            cudaStream_t other) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread waiter([other] { cudaStreamSynchronize(other); });
+  waiter.join();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// The copy is issued after the thread started: its sync may have returned
+// before the copy was enqueued.
+void threadStartedBeforeCopy(float *h, const float *d, cudaStream_t s) {
+  std::thread waiter([s] { cudaStreamSynchronize(s); });
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  waiter.join();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+void syncStream(cudaStream_t s) { cudaStreamSynchronize(s); }
+void maybeSync(cudaStream_t s, bool wait) {
+  if (wait)
+    cudaStreamSynchronize(s);
+}
+
+void threadRunsFunction(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread waiter(syncStream, s);
+  waiter.join();
+  consume(h[0]);
+}
+
+// Its function synchronizes on one path only.
+void threadRunsConditionalSync(float *h, const float *d, cudaStream_t s,
+                               bool wait) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread waiter(maybeSync, s, wait);
+  waiter.join();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+void threadSyncsDevice(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread waiter([] { cudaDeviceSynchronize(); });
+  waiter.join();
+  consume(h[0]);
+}
+
+// Joined on one branch only.
+void threadJoinedOnOneBranch(float *h, const float *d, cudaStream_t s,
+                             bool early) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::thread waiter([s] { cudaStreamSynchronize(s); });
+  if (early)
+    waiter.join();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+  if (!early)
+    waiter.join();
+}
+
+//===--- std::async ---------------------------------------------------------===//
+
+void asyncSyncsThenGet(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto done = std::async(std::launch::async, [s] { cudaStreamSynchronize(s); });
+  done.get();
+  consume(h[0]);
+}
+
+void asyncSyncsThenWait(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::future<void> done = std::async([s] { cudaStreamSynchronize(s); });
+  done.wait();
+  consume(h[0]);
+}
+
+void asyncNotWaited(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto done = std::async(std::launch::async, [s] { cudaStreamSynchronize(s); });
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+  done.get();
+}
+
+//===--- Host functions ----------------------------------------------------===//
+
+void CUDART_CB setFlag(void *data) {
+  static_cast<std::atomic<int> *>(data)->store(1);
+}
+
+void hostFuncFlagPolled(float *h, const float *d, cudaStream_t s) {
+  std::atomic<int> done{0};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, setFlag, &done);
+  while (done.load() == 0) {
+  }
+  consume(h[0]);
+}
+
+void hostFuncOnOtherStream(float *h, const float *d, cudaStream_t s,
+                           cudaStream_t other) {
+  std::atomic<int> done{0};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(other, setFlag, &done);
+  while (done.load() == 0) {
+  }
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// Enqueued before the copy: it may run before the copy completes.
+void hostFuncBeforeCopy(float *h, const float *d, cudaStream_t s) {
+  std::atomic<int> done{0};
+  cudaLaunchHostFunc(s, setFlag, &done);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  while (done.load() == 0) {
+  }
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// A read inside the polling loop: the signal may not have come yet.
+void hostFuncReadWhilePolling(float *h, const float *d, cudaStream_t s) {
+  std::atomic<int> done{0};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, setFlag, &done);
+  while (!done.load())
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// The loop polls another flag.
+void hostFuncOtherFlagPolled(float *h, const float *d, cudaStream_t s,
+                             std::atomic<int> &ready) {
+  std::atomic<int> done{0};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, setFlag, &done);
+  while (ready.load() == 0) {
+  }
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+struct Completion {
+  std::atomic<bool> done{false};
+  int status = 0;
+};
+void CUDART_CB complete(void *data) {
+  static_cast<Completion *>(data)->done = true;
+}
+
+// A state object handed by pointer; the loop reads its member.
+void hostFuncStatePolled(float *h, const float *d, cudaStream_t s,
+                         Completion *state) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, complete, state);
+  do {
+  } while (!state->done);
+  consume(h[0]);
+}
+
+void CUDART_CB fulfil(void *data) {
+  static_cast<std::promise<void> *>(data)->set_value();
+}
+
+void hostFuncPromiseWaited(float *h, const float *d, cudaStream_t s) {
+  std::promise<void> ready;
+  std::future<void> f = ready.get_future();
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, fulfil, &ready);
+  f.wait();
+  consume(h[0]);
+}
+
+void hostFuncPromiseNotWaited(float *h, const float *d, cudaStream_t s) {
+  std::promise<void> ready;
+  std::future<void> f = ready.get_future();
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, fulfil, &ready);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+  f.wait();
+}
+
+void streamCallbackPolled(cudaStream_t, cudaError_t, void *data) {
+  static_cast<std::atomic<int> *>(data)->store(1);
+}
+void addCallbackFlagPolled(float *h, const float *d, cudaStream_t s) {
+  std::atomic<int> done{0};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamAddCallback(s, streamCallbackPolled, &done, 0);
+  while (done.load() == 0)
+    std::this_thread::yield();
+  consume(h[0]);
+}
