@@ -23,15 +23,15 @@ template <class T> std::set<T> intersect(const std::set<T> &A,
 //===----------------------------------------------------------------------===//
 
 bool Literal::operator<(const Literal &O) const {
-  return std::tie(V, Eq, C) < std::tie(O.V, O.Eq, O.C);
+  return std::tie(V, Field, Eq, C) < std::tie(O.V, O.Field, O.Eq, O.C);
 }
 
 bool Literal::operator==(const Literal &O) const {
-  return V == O.V && Eq == O.Eq && C == O.C;
+  return sameSubject(O) && Eq == O.Eq && C == O.C;
 }
 
 bool Literal::contradicts(const Literal &O) const {
-  if (V != O.V)
+  if (!sameSubject(O))
     return false;
   if (Eq && O.Eq)
     return C != O.C;
@@ -244,7 +244,7 @@ bool PendingState::assume(const Literal &L) {
   for (const Literal &A : Assumed) {
     if (A.contradicts(L))
       return false;
-    if (A.V == L.V) {
+    if (A.sameSubject(L)) {
       ++SameVar;
       Implied |= A.Eq;
     }
@@ -257,7 +257,7 @@ bool PendingState::assume(const Literal &L) {
   if (L.Eq) {
     // v == C implies every v != C' kept so far.
     for (auto It = Assumed.begin(); It != Assumed.end();)
-      It = It->V == L.V ? Assumed.erase(It) : std::next(It);
+      It = It->sameSubject(L) ? Assumed.erase(It) : std::next(It);
     Assumed.insert(L);
   } else if (!Implied && SameVar < MaxAssumedPerVar) {
     Assumed.insert(L);

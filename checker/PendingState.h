@@ -45,6 +45,13 @@ struct Literal {
   const VarDecl *V;
   bool Eq;
   long long C;
+  /// The member of V the condition reads (`o.sync`, `o->sync` of a
+  /// parameter or local whose object is const: `const Opts &o`), or null
+  /// for V itself. A write of V ends it too.
+  const FieldDecl *Field = nullptr;
+  bool sameSubject(const Literal &O) const {
+    return V == O.V && Field == O.Field;
+  }
   bool operator<(const Literal &O) const;
   bool operator==(const Literal &O) const;
   bool contradicts(const Literal &O) const;

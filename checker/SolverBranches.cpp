@@ -90,7 +90,8 @@ std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
 void Solver::nullStreamEdge(PendingState &Edge, const Expr *Cond,
                             bool OnTrue) const {
   std::optional<Literal> L = literalOf(Cond, OnTrue);
-  if (!L || !L->Eq || L->C != 0 || !isStreamType(L->V->getType()) ||
+  if (!L || L->Field || !L->Eq || L->C != 0 ||
+      !isStreamType(L->V->getType()) ||
       F.MutatedVars.count(L->V))
     return;
   AccessPath Handle = AccessPath::ofDecl(L->V);
@@ -115,7 +116,8 @@ void Solver::nullStreamEdge(PendingState &Edge, const Expr *Cond,
 
 std::optional<bool> Solver::boundCondition(const Expr *Cond) const {
   std::optional<Literal> L = literalOf(Cond, /*OnTrue=*/true);
-  std::optional<long long> V = L ? F.knownValue(L->V) : std::nullopt;
+  std::optional<long long> V =
+      L && !L->Field ? F.knownValue(L->V) : std::nullopt;
   if (!V)
     return std::nullopt;
   return (*V == L->C) == L->Eq;
@@ -160,32 +162,58 @@ std::optional<Literal> Solver::literalOf(const Expr *Cond, bool OnTrue) const {
     Positive = !Positive;
     Cond = strip(U->getSubExpr());
   }
-  auto Stable = [&](const Expr *E) -> const VarDecl * {
-    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
-    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-    if (!V || !V->hasLocalStorage() || F.AddressTaken.count(V) ||
-        V->getType()->isReferenceType() ||
-        !(V->getType()->isIntegralOrEnumerationType() ||
-          V->getType()->isPointerType()))
-      return nullptr;
-    return V;
+  auto Testable = [](QualType T) {
+    return T->isIntegralOrEnumerationType() || T->isPointerType();
   };
-  if (const VarDecl *V = Stable(Cond))
-    return Literal{V, !Positive, 0}; // if (v): v != 0
+  // The subject of a literal: a local or parameter, or a member of one
+  // whose object the callable cannot change (a const object, reached
+  // through a const reference, a const pointer the callable never
+  // re-points, or held by value as const).
+  auto Stable = [&](const Expr *E) -> std::optional<Literal> {
+    E = strip(E);
+    const FieldDecl *Field = nullptr;
+    if (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
+      Field = dyn_cast<FieldDecl>(M->getMemberDecl());
+      QualType Object = M->getBase()->getType();
+      if (M->isArrow())
+        Object = Object->isPointerType() ? Object->getPointeeType()
+                                         : QualType();
+      if (!Field || Object.isNull() || !Object.isConstQualified() ||
+          Field->isMutable() || !Testable(Field->getType()))
+        return std::nullopt;
+      E = strip(M->getBase());
+    }
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || F.AddressTaken.count(V))
+      return std::nullopt;
+    if (Field) {
+      if (!V->getType()->isReferenceType() && F.MutatedVars.count(V))
+        return std::nullopt; // a pointer re-pointed
+    } else if (V->getType()->isReferenceType() || !Testable(V->getType())) {
+      return std::nullopt;
+    }
+    return Literal{V, false, 0, Field};
+  };
+  if (std::optional<Literal> L = Stable(Cond)) {
+    L->Eq = !Positive; // if (v): v != 0
+    return L;
+  }
   const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
   if (!B || !B->isEqualityOp())
     return std::nullopt;
-  const VarDecl *V = Stable(B->getLHS());
+  std::optional<Literal> L = Stable(B->getLHS());
   const Expr *Other = B->getRHS();
-  if (!V) {
-    V = Stable(B->getRHS());
+  if (!L) {
+    L = Stable(B->getRHS());
     Other = B->getLHS();
   }
-  auto C = V ? evalInt(Other, Ctx) : std::nullopt;
+  auto C = L ? evalInt(Other, Ctx) : std::nullopt;
   if (!C)
     return std::nullopt;
-  bool Eq = (B->getOpcode() == BO_EQ) == Positive;
-  return Literal{V, Eq, *C};
+  L->Eq = (B->getOpcode() == BO_EQ) == Positive;
+  L->C = *C;
+  return L;
 }
 
 } // namespace clang::tidy::cuda

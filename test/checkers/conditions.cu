@@ -333,3 +333,75 @@ void oneTestOfALoopLocal(float *h, const float *d, cudaStream_t s, int n,
   }
   cudaStreamSynchronize(s);
 }
+
+//===--- Conditions on members of const objects ------------------------===//
+
+struct Options {
+  bool sync;
+  bool verbose;
+  int mode;
+};
+
+// A member of a const object is correlated like a local.
+void constRefFieldTestedTwice(float *h, const float *d, cudaStream_t s,
+                              const Options &o) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (o.sync)
+    cudaStreamSynchronize(s);
+  if (o.sync)
+    consume(h[0]);
+}
+
+void constPointerFieldTestedTwice(float *h, const float *d, cudaStream_t s,
+                                  const Options *o) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (o->mode == 2)
+    cudaStreamSynchronize(s);
+  if (o->mode == 2)
+    consume(h[0]);
+}
+
+// The other edge: the read runs where the sync did not.
+void constRefFieldNegated(float *h, const float *d, cudaStream_t s,
+                          const Options &o) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (o.sync)
+    cudaStreamSynchronize(s);
+  if (!o.sync)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
+}
+
+// Another member.
+void constRefOtherField(float *h, const float *d, cudaStream_t s,
+                        const Options &o) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (o.sync)
+    cudaStreamSynchronize(s);
+  if (o.verbose)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
+}
+
+// A non-const object may change between the tests (a callee holding it):
+// not correlated.
+void mutableRefField(float *h, const float *d, cudaStream_t s, Options &o) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (o.sync)
+    cudaStreamSynchronize(s);
+  if (o.sync)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
+}
+
+// A const pointer re-pointed between the tests: not correlated.
+void constPointerRepointed(float *h, const float *d, cudaStream_t s,
+                           const Options *o, const Options *next) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (o->sync)
+    cudaStreamSynchronize(s);
+  o = next;
+  if (o->sync)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
+}
