@@ -16,6 +16,7 @@
 #include "Effects.h"
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
+#include "LibraryProducers.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include <set>
@@ -123,6 +124,7 @@ private:
   }
   /// A library algorithm's device work on its outputs (LibraryProducers.h).
   void addLibraryProducers(const CallExpr *C, const FunctionDecl *Callee);
+  void addThrustCall(const CallExpr *C, const ThrustCall &T);
   /// The device work a helper called at C leaves writing its arguments.
   void addHelperProducers(const CallExpr *C, const HelperSummary &S);
   /// The device-to-host copies a helper makes of its arguments

@@ -26,7 +26,9 @@
 //    on a stream, pageable destinations included), LegacyWork (work on the
 //    legacy default stream, which orders every blocking stream's earlier
 //    work before every blocking stream's later work), Barrier (a call that
-//    may order device work in ways not followed: StreamOrdering.h).
+//    may order device work in ways not followed: StreamOrdering.h);
+//  - StreamSync: a library call that synchronizes the stream OnStream
+//    before it returns (a thrust algorithm with a synchronizing policy).
 //
 // May call: FunctionFacts, CudaApiModel, TorchModel, HostAccess,
 // LibraryProducers, HelperSummaries (summaries of callees, the copies they
@@ -60,7 +62,8 @@ struct Effect {
     LegacyWork,
     Barrier,
     ThreadStart,
-    HostWait
+    HostWait,
+    StreamSync
   } K;
   explicit Effect(Kind K) : K(K) {}
   const Stmt *Anchor = nullptr;
@@ -101,7 +104,7 @@ struct Effect {
   std::vector<std::pair<unsigned, unsigned>> HelperCopies;
   /// Call, LambdaArg: the helper may order device work (StreamOrdering.h).
   bool MayOrder = false;
-  // Produce / Consume: the device buffer (alias class key in Buffer, as
+  // Produce / Consume / StreamSync: the device buffer (alias class key in Buffer, as
   // spelled in Name), the stream the work runs on (owned by
   // CallableEffects::Streams: a StreamRef in every effect would make each
   // copy of the list dearer).

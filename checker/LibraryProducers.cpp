@@ -75,10 +75,110 @@ bool isSizeQuery(Library L, const CallExpr *C, const ASTContext &Ctx) {
 
 } // namespace
 
+static bool inThrust(const Decl *D) {
+  return cuda::outermostNamespace(D) == "thrust";
+}
+
+/// How a thrust CUDA policy class synchronizes: true (performs the
+/// optional synchronization), false (nosync), nullopt (not one of Thrust's
+/// CUDA policies).
+static std::optional<bool>
+thrustPolicySynchronizes(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return std::nullopt;
+  std::optional<bool> Found;
+  auto Classify = [&](const CXXRecordDecl *B) {
+    if (!B->getIdentifier() || !inThrust(B))
+      return;
+    llvm::StringRef N = B->getName();
+    if (N == "execute_on_stream_nosync_base" || N == "par_nosync_t")
+      Found = false;
+    else if (!Found && (N == "execute_on_stream_base" || N == "par_t"))
+      Found = true;
+  };
+  Classify(RD);
+  RD->forallBases([&](const CXXRecordDecl *B) {
+    Classify(B);
+    return true;
+  });
+  return Found;
+}
+
+std::optional<ThrustCall> thrustCall(const CallExpr *C,
+                                     const FunctionDecl *Callee) {
+  if (!C || !Callee || !Callee->getIdentifier() || C->getNumArgs() == 0 ||
+      Callee->getNumParams() == 0 || isa<CXXMethodDecl>(Callee))
+    return std::nullopt;
+  if (!inThrust(Callee))
+    return std::nullopt;
+  // The policy as written, not as converted to execution_policy_base.
+  const Expr *Policy = C->getArg(0)->IgnoreImplicit();
+  std::optional<bool> Sync = thrustPolicySynchronizes(
+      Policy->getType().getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Sync)
+    return std::nullopt;
+  ThrustCall T;
+  T.Policy = Policy;
+  T.Synchronizes = *Sync;
+  llvm::StringRef Name = Callee->getName();
+  bool ToResult = llvm::is_contained(
+      {"copy", "copy_n", "transform", "inclusive_scan", "exclusive_scan",
+       "inclusive_scan_by_key", "exclusive_scan_by_key",
+       "transform_inclusive_scan", "transform_exclusive_scan",
+       "adjacent_difference", "gather", "gather_if", "scatter", "scatter_if",
+       "reverse_copy", "replace_copy", "replace_copy_if",
+       "uninitialized_copy", "uninitialized_copy_n"},
+      Name);
+  bool InPlace = llvm::is_contained(
+      {"fill", "fill_n", "sequence", "tabulate", "generate", "generate_n",
+       "sort", "stable_sort", "sort_by_key", "stable_sort_by_key", "reverse",
+       "replace", "replace_if", "uninitialized_fill", "uninitialized_fill_n"},
+      Name);
+  unsigned N = std::min(C->getNumArgs(), Callee->getNumParams());
+  for (unsigned I = 1; I < N; ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    llvm::StringRef Param = P->getIdentifier() ? P->getName() : "";
+    if ((ToResult && Param == "result") ||
+        (InPlace && (Param == "first" || Param == "keys_first" ||
+                     Param == "values_first")))
+      T.Outputs.push_back(I);
+  }
+  return T;
+}
+
+const Expr *thrustPolicyStream(const Expr *Policy, bool *Default) {
+  *Default = false;
+  const Expr *E = Policy ? Policy->IgnoreImplicit() : nullptr;
+  while (const auto *F = dyn_cast_or_null<CXXFunctionalCastExpr>(E))
+    E = F->getSubExpr()->IgnoreImplicit();
+  if (const auto *M = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *On = M->getMethodDecl();
+    return On && On->getIdentifier() && On->getName() == "on" &&
+                   M->getNumArgs() == 1
+               ? M->getArg(0)
+               : nullptr;
+  }
+  if (const auto *K = dyn_cast_or_null<CXXConstructExpr>(E)) {
+    for (const Expr *A : K->arguments())
+      if (isStreamOrWrapper(A->getType()))
+        return A;
+    return nullptr;
+  }
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (V && V->hasGlobalStorage() && inThrust(V))
+    *Default = true; // thrust::cuda::par, par_nosync, thrust::device
+  return nullptr;
+}
+
 bool isStreamOrderedLibraryCall(const CallExpr *C, const FunctionDecl *Callee,
                                 const ASTContext &Ctx) {
   if (!C || !Callee)
     return false;
+  if (std::optional<ThrustCall> T = thrustCall(C, Callee)) {
+    bool Default = false;
+    return thrustPolicyStream(T->Policy, &Default) || Default;
+  }
   Library L = libraryOf(Callee);
   return L != Library::None &&
          (isSizeQuery(L, C, Ctx) || libraryProduction(C, Callee, Ctx));

@@ -20,9 +20,10 @@
 // so that every algorithm and overload of these libraries is covered by one
 // row each. A call whose temporary-storage argument is a null pointer
 // constant is CUB's and rocPRIM's size query: "no work is done" (both
-// libraries' documentation): not a producer. Not covered (no claim):
-// thrust algorithms (their outputs are iterators), cuBLAS / cuSPARSE /
-// cuFFT (their stream is set on a handle by an earlier call).
+// libraries' documentation): not a producer;
+//  - thrust algorithms given a CUDA execution policy (thrustCall below).
+// Not covered (no claim): cuBLAS / cuSPARSE / cuFFT (their stream is set on
+// a handle by an earlier call).
 //
 // May call: ExprUtils, clang's AST. Read by ProducerEffects (EffectBuilder)
 // and StreamOrdering (opaqueCallMayOrder).
@@ -62,6 +63,37 @@ std::optional<LibraryProduction> libraryProduction(const CallExpr *C,
 /// set-up, which allocates) are not.
 bool isStreamOrderedLibraryCall(const CallExpr *C, const FunctionDecl *Callee,
                                 const ASTContext &Ctx);
+
+/// A thrust algorithm called with a CUDA execution policy as its first
+/// argument (Thrust's CUDA backend, thrust/system/cuda/detail/par.h):
+/// `thrust::cuda::par`, `thrust::device`, `par.on(s)`, and policies derived
+/// from `execute_on_stream_base` (rmm::exec_policy(s)) perform the
+/// algorithm's "optional synchronization" of the policy's stream before
+/// returning; `par_nosync`, `par_nosync.on(s)` and policies derived from
+/// `execute_on_stream_nosync_base` (rmm::exec_policy_nosync(s)) do not:
+/// "algorithms may return before the corresponding kernels are completed".
+struct ThrustCall {
+  const Expr *Policy = nullptr; ///< the policy argument
+  bool Synchronizes = true;
+  /// The arguments it writes, for the algorithms whose result the host
+  /// computes without reading the device (copy, transform, fill, sort,
+  /// scans, gather, scatter, ...; not copy_if, unique, reduce_by_key ...,
+  /// which read a count back and so wait for their kernels): `result`, or
+  /// the range an in-place algorithm changes (`first`, `keys_first`,
+  /// `values_first`). Empty for other algorithms.
+  llvm::SmallVector<unsigned, 2> Outputs;
+};
+/// nullopt when Callee is not a thrust function, or its first parameter is
+/// not a CUDA execution policy of a known kind.
+std::optional<ThrustCall> thrustCall(const CallExpr *C,
+                                     const FunctionDecl *Callee);
+
+/// The stream a thrust CUDA policy expression names: the argument of
+/// `.on(s)`, or of the policy's constructor (`rmm::exec_policy(s)`); null
+/// with *Default set for `par`, `par_nosync` or `thrust::device` alone
+/// (Thrust's default stream: the legacy default stream, or the per-thread
+/// one under CUDA_API_PER_THREAD_DEFAULT_STREAM); null otherwise.
+const Expr *thrustPolicyStream(const Expr *Policy, bool *Default);
 
 } // namespace clang::tidy::cuda
 

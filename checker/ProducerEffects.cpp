@@ -285,6 +285,10 @@ void EffectBuilder::addHelperConsumers(const CallExpr *C,
 
 void EffectBuilder::addLibraryProducers(const CallExpr *C,
                                         const FunctionDecl *Callee) {
+  if (std::optional<ThrustCall> T = thrustCall(C, Callee)) {
+    addThrustCall(C, *T);
+    return;
+  }
   std::optional<LibraryProduction> P = libraryProduction(C, Callee, Ctx);
   if (!P)
     return;
@@ -294,6 +298,36 @@ void EffectBuilder::addLibraryProducers(const CallExpr *C,
   addStreamWork(C, S);
   for (unsigned I : P->Outputs)
     addProducer(C, C->getArg(I), S);
+}
+
+/// A thrust algorithm with a CUDA policy: device work on the policy's
+/// stream writing its outputs, then, for a synchronizing policy, a host sync
+/// of that stream. A policy held in a local (`auto pol = par.on(s);`) is its
+/// initialiser while the local is not changed.
+void EffectBuilder::addThrustCall(const CallExpr *C, const ThrustCall &T) {
+  const Expr *Policy = T.Policy;
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(Policy)))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+        V && V->hasLocalStorage() && V->getInit() &&
+        !V->getType()->isReferenceType() && !F.MutatedVars.count(V) &&
+        !F.AddressTaken.count(V))
+      Policy = V->getInit();
+  bool Default = false;
+  const Expr *StreamE = thrustPolicyStream(Policy, &Default);
+  if (!StreamE && !Default)
+    return; // a policy of unknown stream: an opaque call
+  StreamRef S = F.streamOf(StreamE);
+  if (F.capturing(C, S))
+    return;
+  addStreamWork(C, S);
+  for (unsigned I : T.Outputs)
+    addProducer(C, C->getArg(I), S);
+  if (T.Synchronizes) {
+    Effect Ev(Effect::StreamSync);
+    Ev.Anchor = C;
+    Ev.OnStream = &Out.Streams.emplace_back(S);
+    Out.List.push_back(std::move(Ev));
+  }
 }
 
 void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,

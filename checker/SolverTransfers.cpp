@@ -465,6 +465,9 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
   case Effect::HostWait:
     applyHostWait(*this, St, Ev);
     return;
+  case Effect::StreamSync:
+    syncStream(St, *Ev.OnStream, cast<Expr>(Ev.Anchor));
+    return;
   }
 }
 

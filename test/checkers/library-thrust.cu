@@ -1,0 +1,105 @@
+// Thrust algorithms given a CUDA execution policy, with the toolkit's own
+// thrust: device work on the policy's stream writing their outputs (the
+// producer diagnostic), and, for a synchronizing policy (`par`,
+// `par.on(s)`), a host sync of that stream before they return
+// (thrust/system/cuda/detail/par.h). GPU cases:
+// runtime/pending/thrust_nosync_copy_other.cu, thrust_par_copy_other.cu.
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
+#include <thrust/sort.h>
+
+void consume(float v);
+
+void nosyncThenOtherStream(float *h, const float *src, float *d, int n,
+                           cudaStream_t s1, cudaStream_t s2) {
+  thrust::copy(thrust::cuda::par_nosync.on(s1), src, src + n, d);
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+}
+
+void parThenOtherStream(float *h, const float *src, float *d, int n,
+                        cudaStream_t s1, cudaStream_t s2) {
+  thrust::copy(thrust::cuda::par.on(s1), src, src + n, d);
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void nosyncPolicyInALocal(float *h, float *d, int n, cudaStream_t s1,
+                          cudaStream_t s2) {
+  auto policy = thrust::cuda::par_nosync.on(s1);
+  thrust::fill(policy, d, d + n, 1.0f);
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+}
+
+void nosyncThenSynced(float *h, float *d, int n, cudaStream_t s1,
+                      cudaStream_t s2) {
+  thrust::fill(thrust::cuda::par_nosync.on(s1), d, d + n, 1.0f);
+  cudaStreamSynchronize(s1);
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+void nosyncSameStream(float *h, float *d, int n, cudaStream_t s) {
+  thrust::sort(thrust::cuda::par_nosync.on(s), d, d + n);
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+}
+
+// An algorithm that reads its count back waits for its kernels.
+struct Positive {
+  __host__ __device__ bool operator()(float x) const { return x > 0; }
+};
+void nosyncCopyIfReadsBack(float *h, const float *src, float *d, int n,
+                           cudaStream_t s1, cudaStream_t s2) {
+  thrust::copy_if(thrust::cuda::par_nosync.on(s1), src, src + n, d,
+                  Positive());
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// A synchronizing policy synchronizes its stream on the host: a copy in
+// flight on it is complete after the algorithm.
+void parSyncsPendingCopy(float *h, const float *d, float *keys, int n,
+                         cudaStream_t s) {
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  thrust::sort(thrust::cuda::par.on(s), keys, keys + n);
+  consume(h[0]);
+}
+
+void nosyncDoesNotSyncPendingCopy(float *h, const float *d, float *keys,
+                                  int n, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  thrust::sort(thrust::cuda::par_nosync.on(s), keys, keys + n);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// par_nosync without a stream: Thrust's default stream, the legacy one.
+void nosyncDefaultStreamThenNonBlocking(float *h, float *d, int n) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  thrust::fill(thrust::cuda::par_nosync, d, d + n, 1.0f);
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's' may read it before the work that writes it on the legacy default stream has finished
+  cudaStreamSynchronize(s);
+  cudaStreamDestroy(s);
+}
+
+void nosyncDefaultStreamThenBlocking(float *h, float *d, int n) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  thrust::fill(thrust::cuda::par_nosync, d, d + n, 1.0f);
+  cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  cudaStreamDestroy(s);
+}
