@@ -60,6 +60,7 @@ private:
   bool isModelledCall(const CallExpr *C) const;
   void collectCallEffects();
   void addDestructorCall(const VarDecl *V, SourceLocation ScopeEnd);
+  void addConstructorCall(const CXXConstructExpr *K);
   // Host-side ordering (HostOrdering.cpp).
   void collectHostOrdering();
   void addThreadStart(const Expr *Start, const Expr *Fn,

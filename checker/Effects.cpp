@@ -377,6 +377,8 @@ void EffectBuilder::collectCallEffects() {
     addLambdaArgs(T, T->arguments(), T->getConstructor()->getParent());
     addBarrier(T); // the thread may synchronize anything
   }
+  for (const CXXConstructExpr *K : F.Constructions)
+    addConstructorCall(K);
   for (const auto &[V, ScopeEnd] : F.DestroyedVars)
     addDestructorCall(V, ScopeEnd);
 }
@@ -402,6 +404,42 @@ static const CallExpr *destructorCall(ASTContext &Ctx, const VarDecl *V,
                                             VK_PRValue, OK_Ordinary);
   return CXXMemberCallExpr::Create(Ctx, Callee, {}, Ctx.VoidTy, VK_PRValue,
                                    At, FPOptionsOverride());
+}
+
+/// A local object built by a constructor with a visible body (`Marker
+/// m(s);` whose constructor records an event on s into a member): its
+/// summary applies at the construction, on the object, as a member call
+/// `m.Marker(s)` would (members of `this` are m's).
+void EffectBuilder::addConstructorCall(const CXXConstructExpr *K) {
+  const VarDecl *V = initialisedBy(K);
+  const CXXConstructorDecl *Ctor = K->getConstructor();
+  const FunctionDecl *Def =
+      V ? summarizable(Ctor, Ctx.getSourceManager()) : nullptr;
+  if (!Def)
+    return;
+  llvm::SmallVector<Expr *, 4> Args;
+  for (const Expr *A : K->arguments())
+    Args.push_back(const_cast<Expr *>(A));
+  auto *Callee = MemberExpr::CreateImplicit(
+      Ctx, refAt(Ctx, V, V->getLocation()), /*IsArrow=*/false,
+      const_cast<CXXConstructorDecl *>(Ctor), Ctx.BoundMemberTy, VK_PRValue,
+      OK_Ordinary);
+  const CallExpr *C = CXXMemberCallExpr::Create(
+      Ctx, Callee, Args, Ctx.VoidTy, VK_PRValue, K->getBeginLoc(),
+      FPOptionsOverride());
+  const HelperSummary *S = R.summaryOf(Ctor, bindings(C, Ctor));
+  if (!S)
+    return;
+  Effect Ev(Effect::Call);
+  Ev.Anchor = K;
+  Ev.CE = C;
+  Ev.Summary = S;
+  Ev.Loc = K;
+  Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
+  Ev.MayOrder = helperMayOrder(C, Def);
+  addHelperConsumers(C, *S);
+  Out.List.push_back(std::move(Ev));
+  addHelperProducers(C, *S);
 }
 
 /// A local object's destructor with a visible body (`~Guard() {

@@ -104,6 +104,10 @@ public:
         (R->getName() == "thread" || R->getName() == "jthread") &&
         C->getNumArgs() > 0)
       I.ThreadStarts.push_back(C);
+    const CXXConstructorDecl *Ctor = C->getConstructor();
+    if (Ctor->isUserProvided() && !Ctor->isCopyOrMoveConstructor() &&
+        C->getConstructionKind() == CXXConstructionKind::Complete)
+      I.Constructions.push_back(C);
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *D) {

@@ -60,6 +60,9 @@ public:
   //--- Gathered by the walk, in source order ------------------------------
   std::vector<const CallExpr *> Calls;
   std::vector<const CXXConstructExpr *> ThreadStarts; ///< std::thread(f, ...)
+  /// `T v(args)`: constructions by a user-provided constructor that is not
+  /// a copy or move constructor (Effects applies its summary on v).
+  std::vector<const CXXConstructExpr *> Constructions;
   std::vector<const CXXConstructExpr *> StreamGuards; ///< CUDAStreamGuard
   /// `lhs = rhs` (Var set when lhs names a variable) and `T var = rhs`
   /// (Lhs null).
