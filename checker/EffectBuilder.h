@@ -126,6 +126,8 @@ private:
   /// A library algorithm's device work on its outputs (LibraryProducers.h).
   void addLibraryProducers(const CallExpr *C, const FunctionDecl *Callee);
   void addThrustCall(const CallExpr *C, const ThrustCall &T);
+  std::optional<StreamRef> handleStreamAt(const CallExpr *C,
+                                          const Expr *Handle);
   /// The device work a helper called at C leaves writing its arguments.
   void addHelperProducers(const CallExpr *C, const HelperSummary &S);
   /// The device-to-host copies a helper makes of its arguments

@@ -171,10 +171,91 @@ const Expr *thrustPolicyStream(const Expr *Policy, bool *Default) {
   return nullptr;
 }
 
+/// The math library whose handle type Callee's first parameter has:
+/// "cublas" (cublasHandle_t), "hipblas", "rocblas_" (rocblas_handle),
+/// "cufft" (cufftHandle); else empty.
+static llvm::StringRef handleLibrary(const FunctionDecl *Callee) {
+  if (!Callee || !Callee->getIdentifier() || Callee->getNumParams() == 0 ||
+      !Callee->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return "";
+  const auto *T = Callee->getParamDecl(0)->getType()->getAs<TypedefType>();
+  llvm::StringRef Type = T ? T->getDecl()->getName() : "";
+  for (auto [Prefix, Handle] :
+       {std::pair<llvm::StringRef, llvm::StringRef>{"cublas", "cublasHandle_t"},
+        {"hipblas", "hipblasHandle_t"},
+        {"rocblas_", "rocblas_handle"},
+        {"cufft", "cufftHandle"}})
+    if (Type == Handle && Callee->getName().starts_with(Prefix))
+      return Prefix;
+  return "";
+}
+
+bool isHandleStreamSetter(const FunctionDecl *Callee) {
+  llvm::StringRef Lib = handleLibrary(Callee);
+  if (Lib.empty() || Callee->getNumParams() != 2)
+    return false;
+  llvm::StringRef Name = Callee->getName();
+  return Name == "cublasSetStream_v2" || Name == "cublasSetStream" ||
+         Name == "hipblasSetStream" || Name == "rocblas_set_stream" ||
+         Name == "cufftSetStream";
+}
+
+bool isHandleCreation(const FunctionDecl *Callee) {
+  if (!Callee || !Callee->getIdentifier() || Callee->getNumParams() == 0)
+    return false;
+  llvm::StringRef Name = Callee->getName();
+  return llvm::is_contained({"cublasCreate_v2", "cublasCreate", "hipblasCreate",
+                             "rocblas_create_handle", "cufftCreate",
+                             "cufftPlan1d", "cufftPlan2d", "cufftPlan3d",
+                             "cufftPlanMany"},
+                            Name);
+}
+
+std::optional<HandleRoutine> handleRoutine(const CallExpr *C,
+                                           const FunctionDecl *Callee) {
+  llvm::StringRef Lib = handleLibrary(Callee);
+  if (Lib.empty() || !C || C->getNumArgs() < Callee->getNumParams())
+    return std::nullopt;
+  llvm::StringRef Rest = Callee->getName().drop_front(Lib.size());
+  HandleRoutine R;
+  if (Lib == "cufft") {
+    if (!Rest.starts_with("Exec"))
+      return std::nullopt;
+    for (unsigned I = 1; I < Callee->getNumParams(); ++I)
+      if (const IdentifierInfo *N = Callee->getParamDecl(I)->getIdentifier();
+          N && N->getName() == "odata")
+        R.Outputs.push_back(I);
+    return R;
+  }
+  // Configuration, not routines: set/get, create/destroy, logging, and the
+  // Xt/Lt layers; batched routines write through arrays of pointers.
+  for (llvm::StringRef Not : {"Set", "Get", "set_", "get_", "Create",
+                              "create", "Destroy", "destroy", "Logger",
+                              "Xt", "Lt"})
+    if (Rest.starts_with(Not))
+      return std::nullopt;
+  if (Rest.contains("Batched") || Rest.contains("batched"))
+    return std::nullopt;
+  for (unsigned I = 1; I < Callee->getNumParams(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (P->getIdentifier() && P->getName() == "result")
+      return std::nullopt; // may block, writing host memory
+    QualType T = P->getType();
+    if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
+        !T->getPointeeType()->isPointerType())
+      R.Outputs.push_back(I);
+  }
+  if (R.Outputs.empty())
+    return std::nullopt;
+  return R;
+}
+
 bool isStreamOrderedLibraryCall(const CallExpr *C, const FunctionDecl *Callee,
                                 const ASTContext &Ctx) {
   if (!C || !Callee)
     return false;
+  if (handleRoutine(C, Callee))
+    return true; // the effects builder adds a barrier where the stream is unknown
   if (std::optional<ThrustCall> T = thrustCall(C, Callee)) {
     bool Default = false;
     return thrustPolicyStream(T->Policy, &Default) || Default;

@@ -21,9 +21,11 @@
 // row each. A call whose temporary-storage argument is a null pointer
 // constant is CUB's and rocPRIM's size query: "no work is done" (both
 // libraries' documentation): not a producer;
-//  - thrust algorithms given a CUDA execution policy (thrustCall below).
-// Not covered (no claim): cuBLAS / cuSPARSE / cuFFT (their stream is set on
-// a handle by an earlier call).
+//  - thrust algorithms given a CUDA execution policy (thrustCall below);
+//  - cuBLAS, hipBLAS and rocBLAS routines and cuFFT's executions, which
+//    run on the stream their handle was last given (handleRoutine below).
+// Not covered (no claim): cuSPARSE's generic API (its outputs are
+// descriptors), batched BLAS routines (outputs through pointer arrays).
 //
 // May call: ExprUtils, clang's AST. Read by ProducerEffects (EffectBuilder)
 // and StreamOrdering (opaqueCallMayOrder).
@@ -87,6 +89,30 @@ struct ThrustCall {
 /// not a CUDA execution policy of a known kind.
 std::optional<ThrustCall> thrustCall(const CallExpr *C,
                                      const FunctionDecl *Callee);
+
+/// A routine of a math library that runs its device work on the stream
+/// its handle holds: "cublasSetStream ... sets the cuBLAS library stream,
+/// which will be used to execute all subsequent calls to the cuBLAS library
+/// functions. If the cuBLAS library stream is not set, all kernels use the
+/// default NULL stream" (cuBLAS, "cublasSetStream()"); hipBLAS and rocBLAS
+/// (`hipblasSetStream`, `rocblas_set_stream`) and cuFFT (`cufftSetStream`:
+/// "Associates a CUDA stream with a cuFFT plan") alike. Outputs: a BLAS
+/// routine's pointers to non-const data (`y` of `cublasScopy`, `C` of
+/// `cublasSgemm`, `x` of `cublasSscal`), cuFFT's `odata`. A routine with a
+/// `result` parameter (dot, nrm2, asum, amax, amin) may write it to host
+/// memory and wait for its kernels: not one (an opaque call).
+struct HandleRoutine {
+  unsigned HandleArg = 0;
+  llvm::SmallVector<unsigned, 2> Outputs;
+};
+std::optional<HandleRoutine> handleRoutine(const CallExpr *C,
+                                           const FunctionDecl *Callee);
+/// cublasSetStream(handle, stream) and its kin: handle argument 0, stream
+/// argument 1.
+bool isHandleStreamSetter(const FunctionDecl *Callee);
+/// cublasCreate(&handle), cufftPlan1d(&plan, ...) and their kin: argument 0
+/// points to the new handle, whose stream is the legacy default stream.
+bool isHandleCreation(const FunctionDecl *Callee);
 
 /// The stream a thrust CUDA policy expression names: the argument of
 /// `.on(s)`, or of the policy's constructor (`rmm::exec_policy(s)`); null

@@ -289,6 +289,17 @@ void EffectBuilder::addLibraryProducers(const CallExpr *C,
     addThrustCall(C, *T);
     return;
   }
+  if (std::optional<HandleRoutine> H = handleRoutine(C, Callee)) {
+    std::optional<StreamRef> S = handleStreamAt(C, C->getArg(H->HandleArg));
+    if (!S || F.capturing(C, *S)) {
+      addBarrier(C); // on a stream the check cannot name
+      return;
+    }
+    addStreamWork(C, *S);
+    for (unsigned I : H->Outputs)
+      addProducer(C, C->getArg(I), *S);
+    return;
+  }
   std::optional<LibraryProduction> P = libraryProduction(C, Callee, Ctx);
   if (!P)
     return;
@@ -298,6 +309,65 @@ void EffectBuilder::addLibraryProducers(const CallExpr *C,
   addStreamWork(C, S);
   for (unsigned I : P->Outputs)
     addProducer(C, C->getArg(I), S);
+}
+
+/// The stream a math library's handle holds at call C: the stream of the
+/// one stream setter of that handle in this callable (`cublasSetStream(h,
+/// s)`, every setter giving the same stream), when it comes before C in
+/// the source and its block holds C; the legacy default stream for a
+/// handle this callable creates and never gives a stream. Else nullopt:
+/// set in a branch or a loop C is not in, by the caller, or to two
+/// streams.
+std::optional<StreamRef>
+EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
+  AccessPath H = AccessPath::of(Handle);
+  const CallExpr *Set = nullptr;
+  bool Created = false;
+  for (const CallExpr *K : F.Calls) {
+    const FunctionDecl *KC = K->getDirectCallee();
+    if (isHandleStreamSetter(KC) && K->getNumArgs() == 2) {
+      PathRelation Rel = relate(AccessPath::of(K->getArg(0)), H);
+      if (Rel == PathRelation::Distinct)
+        continue;
+      if (Rel != PathRelation::Same ||
+          (Set && AccessPath::of(Set->getArg(1)) !=
+                      AccessPath::of(K->getArg(1))))
+        return std::nullopt;
+      Set = Set ? Set : K;
+    } else if (isHandleCreation(KC) && K->getNumArgs() > 0) {
+      const auto *U = dyn_cast<UnaryOperator>(strip(K->getArg(0)));
+      if (U && U->getOpcode() == UO_AddrOf &&
+          AccessPath::of(U->getSubExpr()) == H)
+        Created = true;
+    }
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Set) {
+    // The setter's statement, directly in a block (not under an `if`).
+    const Stmt *Block = Set;
+    while (Block && (isa<Expr>(Block) || isa<DeclStmt>(Block)))
+      Block = F.PM.getParent(Block);
+    if (!isa_and_nonnull<CompoundStmt>(Block))
+      return std::nullopt;
+    SourceLocation SetAt = SM.getExpansionLoc(Set->getBeginLoc());
+    SourceLocation At = SM.getExpansionLoc(C->getBeginLoc());
+    if (!Block || !SM.isBeforeInTranslationUnit(SetAt, At) ||
+        SM.isBeforeInTranslationUnit(
+            SM.getExpansionLoc(Block->getEndLoc()), At))
+      return std::nullopt;
+    return F.streamOf(Set->getArg(1));
+  }
+  const auto *V = dyn_cast_or_null<VarDecl>(H.rootDecl());
+  // Its address goes to the creation; no other handle is assigned to it.
+  if (!Created || !H.steps().empty() || !V || !V->hasLocalStorage() ||
+      llvm::any_of(F.Assigns, [&](const FunctionFacts::Assignment &A) {
+        return A.Lhs && A.Var == V;
+      }))
+    return std::nullopt;
+  StreamRef Null; // the library's NULL stream: the legacy default stream
+  Null.K = StreamRef::Legacy;
+  Null.Spelling = "0";
+  return Null;
 }
 
 /// A thrust algorithm with a CUDA policy: device work on the policy's

@@ -1,0 +1,132 @@
+// Math libraries whose routines run on the stream their handle holds
+// (cublasSetStream, cufftSetStream; a handle created here and never given
+// one: the legacy default stream), with the toolkit's own headers. The
+// routine is device work on that stream writing its outputs (the producer
+// diagnostic); where the check cannot tell the handle's stream (a handle it
+// is handed, a setter in a branch), it claims nothing. GPU cases:
+// runtime/pending/cublas_*.cu.
+//
+// REQUIRES: cuda-toolkit
+// RUN: %clang_tidy_cars %s -- %cuda_real_flags -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+void setStreamThenOtherStream(float *h, const float *x, float *y, int n,
+                              cudaStream_t s1, cudaStream_t s2) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetStream(handle, s1);
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'y' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+  cublasDestroy(handle);
+}
+
+void setStreamThenSameStream(float *h, const float *x, float *y, int n,
+                             cudaStream_t s1) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetStream(handle, s1);
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, s1);
+  cudaStreamSynchronize(s1);
+  cublasDestroy(handle);
+}
+
+void gemmThenSynced(float *h, const float *A, const float *B, float *C, int n,
+                    cudaStream_t s1, cudaStream_t s2) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetStream(handle, s1);
+  const float one = 1, zero = 0;
+  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, A, n, B, n,
+              &zero, C, n);
+  cudaStreamSynchronize(s1);
+  cudaMemcpyAsync(h, C, n * n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+  cublasDestroy(handle);
+}
+
+// No stream set: the NULL stream, the legacy default stream.
+void defaultStreamThenNonBlocking(float *h, float *x, int n) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  const float two = 2;
+  cublasSscal(handle, n, &two, x, 1);
+  cudaMemcpyAsync(h, x, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'x' on stream 's' may read it before the work that writes it on the legacy default stream has finished
+  cudaStreamSynchronize(s);
+  cublasDestroy(handle);
+}
+
+void defaultStreamThenBlocking(float *h, float *x, int n) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  const float two = 2;
+  cublasSscal(handle, n, &two, x, 1);
+  cudaMemcpyAsync(h, x, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  cublasDestroy(handle);
+}
+
+// A handle the caller gives: its stream is not known here.
+void handedHandle(cublasHandle_t handle, float *h, const float *x, float *y,
+                  int n, cudaStream_t s2) {
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// The caller's handle, given a stream here.
+void handedHandleSetHere(cublasHandle_t handle, float *h, const float *x,
+                         float *y, int n, cudaStream_t s1, cudaStream_t s2) {
+  cublasSetStream(handle, s1);
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'y' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+}
+
+// Set on one branch only: which stream runs the copy is not known.
+void setInABranch(cublasHandle_t handle, float *h, const float *x, float *y,
+                  int n, cudaStream_t s1, cudaStream_t s2, bool side) {
+  if (side)
+    cublasSetStream(handle, s1);
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+}
+
+// A reduction into a result pointer may block: not claimed.
+void dotResult(float *h, const float *x, float *out, int n, cudaStream_t s1,
+               cudaStream_t s2) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetStream(handle, s1);
+  cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE);
+  cublasSdot(handle, n, x, 1, x, 1, out);
+  cudaMemcpyAsync(h, out, sizeof(float), cudaMemcpyDeviceToHost, s2);
+  cudaStreamSynchronize(s2);
+  cublasDestroy(handle);
+}
+
+void fftOnPlanStream(cufftComplex *h, cufftComplex *in, cufftComplex *out,
+                     int n, cudaStream_t s1, cudaStream_t s2) {
+  cufftHandle plan;
+  cufftPlan1d(&plan, n, CUFFT_C2C, 1);
+  cufftSetStream(plan, s1);
+  cufftExecC2C(plan, in, out, CUFFT_FORWARD);
+  cudaMemcpyAsync(h, out, n * sizeof(cufftComplex), cudaMemcpyDeviceToHost,
+                  s2);
+  // CHECK: :[[@LINE-2]]:3: warning: the asynchronous device-to-host copy of 'out' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+  cufftDestroy(plan);
+}
