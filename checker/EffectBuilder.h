@@ -26,6 +26,14 @@
 
 namespace clang::tidy::cuda {
 
+/// `object.method(args...)` built for the summary machinery (a destructor
+/// or constructor run on a local, a lambda a thread runs): a call the
+/// source does not spell, which rebases `this` to Object.
+const CallExpr *syntheticMemberCall(ASTContext &Ctx, const Expr *Object,
+                                    const CXXMethodDecl *Method,
+                                    llvm::ArrayRef<const Expr *> Args,
+                                    SourceLocation At);
+
 /// Builds one callable's CallableEffects (see buildEffects).
 class EffectBuilder {
 public:

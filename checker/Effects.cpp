@@ -392,18 +392,31 @@ static Expr *refAt(ASTContext &Ctx, const VarDecl *V, SourceLocation At) {
                              V->getType(), VK_LValue);
 }
 
+const CallExpr *syntheticMemberCall(ASTContext &Ctx, const Expr *Object,
+                                    const CXXMethodDecl *Method,
+                                    llvm::ArrayRef<const Expr *> Args,
+                                    SourceLocation At) {
+  llvm::SmallVector<Expr *, 4> Mutable;
+  for (const Expr *A : Args)
+    Mutable.push_back(const_cast<Expr *>(A));
+  auto *Callee = MemberExpr::CreateImplicit(
+      Ctx, const_cast<Expr *>(Object), /*IsArrow=*/false,
+      const_cast<CXXMethodDecl *>(Method), Ctx.BoundMemberTy, VK_PRValue,
+      OK_Ordinary);
+  QualType Ret = isa<CXXConstructorDecl, CXXDestructorDecl>(Method)
+                     ? Ctx.VoidTy
+                     : Method->getReturnType();
+  return CXXMemberCallExpr::Create(Ctx, Callee, Mutable, Ret, VK_PRValue, At,
+                                   FPOptionsOverride());
+}
+
 /// The call `V.~T()` that ends V's lifetime, built for the summary
 /// machinery (which rebases `this` to the object called on, spelled as
 /// written at V's declaration).
 static const CallExpr *destructorCall(ASTContext &Ctx, const VarDecl *V,
                                       CXXDestructorDecl *Dtor) {
   SourceLocation At = V->getLocation();
-  Expr *Object = refAt(Ctx, V, At);
-  auto *Callee = MemberExpr::CreateImplicit(Ctx, Object, /*IsArrow=*/false,
-                                            Dtor, Ctx.BoundMemberTy,
-                                            VK_PRValue, OK_Ordinary);
-  return CXXMemberCallExpr::Create(Ctx, Callee, {}, Ctx.VoidTy, VK_PRValue,
-                                   At, FPOptionsOverride());
+  return syntheticMemberCall(Ctx, refAt(Ctx, V, At), Dtor, {}, At);
 }
 
 /// A local object built by a constructor with a visible body (`Marker
@@ -417,16 +430,9 @@ void EffectBuilder::addConstructorCall(const CXXConstructExpr *K) {
       V ? summarizable(Ctor, Ctx.getSourceManager()) : nullptr;
   if (!Def)
     return;
-  llvm::SmallVector<Expr *, 4> Args;
-  for (const Expr *A : K->arguments())
-    Args.push_back(const_cast<Expr *>(A));
-  auto *Callee = MemberExpr::CreateImplicit(
-      Ctx, refAt(Ctx, V, V->getLocation()), /*IsArrow=*/false,
-      const_cast<CXXConstructorDecl *>(Ctor), Ctx.BoundMemberTy, VK_PRValue,
-      OK_Ordinary);
-  const CallExpr *C = CXXMemberCallExpr::Create(
-      Ctx, Callee, Args, Ctx.VoidTy, VK_PRValue, K->getBeginLoc(),
-      FPOptionsOverride());
+  llvm::SmallVector<const Expr *, 4> Args(K->arguments());
+  const CallExpr *C = syntheticMemberCall(
+      Ctx, refAt(Ctx, V, V->getLocation()), Ctor, Args, K->getBeginLoc());
   const HelperSummary *S = R.summaryOf(Ctor, bindings(C, Ctor));
   if (!S)
     return;

@@ -80,18 +80,8 @@ const VarDecl *EffectBuilder::initialisedBy(const Expr *Start) const {
 const CallExpr *EffectBuilder::threadCall(const Expr *Fn,
                                           llvm::ArrayRef<const Expr *> Args,
                                           SourceLocation At) const {
-  llvm::SmallVector<Expr *, 4> Mutable;
-  for (const Expr *A : Args)
-    Mutable.push_back(const_cast<Expr *>(A));
-  if (const CXXMethodDecl *Op = lambdaOf(Fn)) {
-    auto *Callee = MemberExpr::CreateImplicit(
-        Ctx, const_cast<Expr *>(Fn), /*IsArrow=*/false,
-        const_cast<CXXMethodDecl *>(Op), Ctx.BoundMemberTy, VK_PRValue,
-        OK_Ordinary);
-    return CXXMemberCallExpr::Create(Ctx, Callee, Mutable,
-                                     Op->getReturnType(), VK_PRValue, At,
-                                     FPOptionsOverride());
-  }
+  if (const CXXMethodDecl *Op = lambdaOf(Fn))
+    return syntheticMemberCall(Ctx, Fn, Op, Args, At);
   const Expr *X = strip(Fn);
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(X);
       U && U->getOpcode() == UO_AddrOf)
@@ -100,6 +90,9 @@ const CallExpr *EffectBuilder::threadCall(const Expr *Fn,
   const auto *FD = D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
   if (!FD || isa<CXXMethodDecl>(FD) || FD->getNumParams() != Args.size())
     return nullptr;
+  llvm::SmallVector<Expr *, 4> Mutable;
+  for (const Expr *A : Args)
+    Mutable.push_back(const_cast<Expr *>(A));
   return CallExpr::Create(Ctx, const_cast<DeclRefExpr *>(D), Mutable,
                           FD->getReturnType(), VK_PRValue, At,
                           FPOptionsOverride());
