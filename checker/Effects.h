@@ -104,8 +104,8 @@ struct Effect {
   std::vector<std::pair<unsigned, unsigned>> HelperCopies;
   /// Call, LambdaArg: the helper may order device work (StreamOrdering.h).
   bool MayOrder = false;
-  // Produce / Consume / StreamSync: the device buffer (alias class key in Buffer, as
-  // spelled in Name), the stream the work runs on (owned by
+  // Produce / Consume: the device buffer (alias class key in Buffer, as
+  // spelled in Name); these and StreamSync: the stream (owned by
   // CallableEffects::Streams: a StreamRef in every effect would make each
   // copy of the list dearer).
   const StreamRef *OnStream = nullptr;

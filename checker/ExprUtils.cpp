@@ -76,6 +76,11 @@ const ValueDecl *namedDecl(const Expr *E) {
   return D ? D->getDecl() : nullptr;
 }
 
+const Expr *addressedObject(const Expr *E) {
+  const auto *U = dyn_cast_or_null<UnaryOperator>(strip(E));
+  return U && U->getOpcode() == UO_AddrOf ? strip(U->getSubExpr()) : nullptr;
+}
+
 const Stmt *loopBody(const Stmt *S) {
   if (const auto *F = dyn_cast_or_null<ForStmt>(S))
     return F->getBody();

@@ -61,6 +61,10 @@ const Expr *strip(const Expr *E);
 /// or null.
 const ValueDecl *namedDecl(const Expr *E);
 
+/// The object `&x` points to: x (after strip), for E `&x` (after strip);
+/// else null.
+const Expr *addressedObject(const Expr *E);
+
 /// The body of a loop statement (for, range-for, while, do), or null for
 /// any other statement.
 const Stmt *loopBody(const Stmt *S);

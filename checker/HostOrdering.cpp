@@ -46,13 +46,6 @@ const CXXRecordDecl *recordOf(const Expr *E) {
            : nullptr;
 }
 
-/// `m(...)` called on a local variable: the variable (or null).
-const VarDecl *objectVar(const CXXMemberCallExpr *M) {
-  const auto *D = dyn_cast_or_null<DeclRefExpr>(
-      strip(M->getImplicitObjectArgument()));
-  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-}
-
 } // namespace
 
 /// The variable whose initialiser Start is (`std::thread t(f);`, `auto f =
@@ -82,11 +75,8 @@ const CallExpr *EffectBuilder::threadCall(const Expr *Fn,
                                           SourceLocation At) const {
   if (const CXXMethodDecl *Op = lambdaOf(Fn))
     return syntheticMemberCall(Ctx, Fn, Op, Args, At);
-  const Expr *X = strip(Fn);
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(X);
-      U && U->getOpcode() == UO_AddrOf)
-    X = strip(U->getSubExpr());
-  const auto *D = dyn_cast_or_null<DeclRefExpr>(X);
+  const Expr *X = addressedObject(Fn);
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(X ? X : strip(Fn));
   const auto *FD = D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
   if (!FD || isa<CXXMethodDecl>(FD) || FD->getNumParams() != Args.size())
     return nullptr;
@@ -144,7 +134,9 @@ void EffectBuilder::collectHostOrdering() {
   for (const CallExpr *C : F.Calls) {
     const auto *M = dyn_cast<CXXMemberCallExpr>(C);
     const CXXMethodDecl *Method = M ? M->getMethodDecl() : nullptr;
-    const VarDecl *V = M ? objectVar(M) : nullptr;
+    const auto *V = M ? dyn_cast_or_null<VarDecl>(
+                            namedDecl(M->getImplicitObjectArgument()))
+                      : nullptr;
     if (!Method || !Method->getIdentifier() || !V)
       continue;
     llvm::StringRef Name = Method->getName();
@@ -180,12 +172,12 @@ void EffectBuilder::collectHostOrdering() {
 /// The signal a host function's argument names: the object `&x` points to,
 /// or the pointer variable's (`state`, whose `state->done` a loop reads).
 std::optional<AccessPath> hostSignalOf(const Expr *UserData) {
-  const Expr *X = strip(UserData);
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(X);
-      U && U->getOpcode() == UO_AddrOf)
-    X = strip(U->getSubExpr());
-  else if (!X || !X->getType()->isPointerType())
-    return std::nullopt;
+  const Expr *X = addressedObject(UserData);
+  if (!X) { // a pointer handed over
+    X = strip(UserData);
+    if (!X || !X->getType()->isPointerType())
+      return std::nullopt;
+  }
   AccessPath P = AccessPath::of(X);
   if (P.rootKind() != AccessPath::RootKind::Decl &&
       P.rootKind() != AccessPath::RootKind::This)

@@ -100,9 +100,9 @@ std::optional<ThrustCall> thrustCall(const CallExpr *C,
 /// routine's pointers to non-const data (`y` of `cublasScopy`, `C` of
 /// `cublasSgemm`, `x` of `cublasSscal`), cuFFT's `odata`. A routine with a
 /// `result` parameter (dot, nrm2, asum, amax, amin) may write it to host
-/// memory and wait for its kernels: not one (an opaque call).
+/// memory and wait for its kernels: not one (an opaque call). The handle is
+/// argument 0 of every such routine.
 struct HandleRoutine {
-  unsigned HandleArg = 0;
   llvm::SmallVector<unsigned, 2> Outputs;
 };
 std::optional<HandleRoutine> handleRoutine(const CallExpr *C,

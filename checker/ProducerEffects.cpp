@@ -290,7 +290,7 @@ void EffectBuilder::addLibraryProducers(const CallExpr *C,
     return;
   }
   if (std::optional<HandleRoutine> H = handleRoutine(C, Callee)) {
-    std::optional<StreamRef> S = handleStreamAt(C, C->getArg(H->HandleArg));
+    std::optional<StreamRef> S = handleStreamAt(C, C->getArg(0));
     if (!S || F.capturing(C, *S)) {
       addBarrier(C); // on a stream the check cannot name
       return;
@@ -335,10 +335,8 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
         return std::nullopt;
       Set = Set ? Set : K;
     } else if (isHandleCreation(KC) && K->getNumArgs() > 0) {
-      const auto *U = dyn_cast<UnaryOperator>(strip(K->getArg(0)));
-      if (U && U->getOpcode() == UO_AddrOf &&
-          AccessPath::of(U->getSubExpr()) == H)
-        Created = true;
+      const Expr *New = addressedObject(K->getArg(0));
+      Created |= New && AccessPath::of(New) == H;
     }
   }
   const SourceManager &SM = Ctx.getSourceManager();
@@ -351,7 +349,7 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
       return std::nullopt;
     SourceLocation SetAt = SM.getExpansionLoc(Set->getBeginLoc());
     SourceLocation At = SM.getExpansionLoc(C->getBeginLoc());
-    if (!Block || !SM.isBeforeInTranslationUnit(SetAt, At) ||
+    if (!SM.isBeforeInTranslationUnit(SetAt, At) ||
         SM.isBeforeInTranslationUnit(
             SM.getExpansionLoc(Block->getEndLoc()), At))
       return std::nullopt;

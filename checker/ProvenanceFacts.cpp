@@ -120,10 +120,7 @@ const Expr *FunctionFacts::allocTarget(const CallExpr *C,
     return nullptr;
   if (E.PtrForm == PtrArgForm::Pointer)
     return bufferRoot(A);
-  const auto *U = dyn_cast<UnaryOperator>(strip(A));
-  if (!U || U->getOpcode() != UO_AddrOf)
-    return nullptr;
-  return strip(U->getSubExpr());
+  return addressedObject(A);
 }
 
 namespace {
@@ -238,10 +235,9 @@ void FunctionFacts::buildAliasesAndProvenance() {
   for (const CallExpr *C : Calls)
     if (isStdFunction(C->getDirectCallee(), {"swap", "exchange"}))
       for (const Expr *Arg : C->arguments())
-        if (const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(Arg));
-            D && isStreamOrWrapper(D->getType().getNonReferenceType()))
-          if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
-            ReboundStreams.insert(V);
+        if (const auto *V = dyn_cast_or_null<VarDecl>(namedDecl(Arg));
+            V && isStreamOrWrapper(V->getType().getNonReferenceType()))
+          ReboundStreams.insert(V);
 
   for (const Assignment &A : Assigns) {
     AccessPath LhsKey;

@@ -181,10 +181,9 @@ std::optional<Literal> Solver::literalOf(const Expr *Cond, bool OnTrue) const {
       if (!Field || Object.isNull() || !Object.isConstQualified() ||
           Field->isMutable() || !Testable(Field->getType()))
         return std::nullopt;
-      E = strip(M->getBase());
+      E = M->getBase();
     }
-    const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
-    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    const auto *V = dyn_cast_or_null<VarDecl>(namedDecl(E));
     if (!V || !V->hasLocalStorage() || F.AddressTaken.count(V))
       return std::nullopt;
     if (Field) {

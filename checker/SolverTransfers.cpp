@@ -126,26 +126,32 @@ void Solver::recordOn(PendingState &St, const AccessPath &Key,
                       const Expr *Where) {
   Info.Record = Where;
   auto Any = [&](auto Pred) { return Device || llvm::any_of(Streams, Pred); };
-  for (const auto &[Id, P] : St.Pending)
-    if (Any([&](const StreamRef &S) {
-          return covers(S, Effects.Copies[Id]->Stream);
-        }))
+  // (Work streams named outside the lambdas: C++17 lambdas cannot capture
+  // structured bindings.)
+  for (const auto &[Id, P] : St.Pending) {
+    const StreamRef &Work = Effects.Copies[Id]->Stream;
+    if (Any([&](const StreamRef &S) { return covers(S, Work); }))
       Info.Covered.insert(Id);
-  for (const auto &[WKey, Wait] : St.Waits)
-    if (Any([&](const StreamRef &S) { return covers(S, Wait.Stream); }))
-      Info.Covered.insert(Wait.Covered.begin(), Wait.Covered.end());
+  }
+  for (const auto &[WKey, Wait] : St.Waits) {
+    const PendingState::EventInfo &W = Wait;
+    if (Any([&](const StreamRef &S) { return covers(S, W.Stream); }))
+      Info.Covered.insert(W.Covered.begin(), W.Covered.end());
+  }
   // The producers it follows: on its stream (or one the check cannot tell
   // from it), on a stream it waited for, or joined by legacy-stream work.
   // (An event that captured none has no entry: the join and every reader
   // take an absent entry as an empty one.)
   std::set<ProducerKey> Captured;
-  for (const auto &[PKey, P] : St.Producers)
+  for (const auto &[PKey, P] : St.Producers) {
+    const PendingProducer &Work = P;
     if (Any([&](const StreamRef &S) {
-          return !unorderedStreams(S, P.Stream) ||
-                 P.WaitedBy.count(S.identity()) ||
-                 (P.LegacyJoined && isBlockingStream(S));
+          return !unorderedStreams(S, Work.Stream) ||
+                 Work.WaitedBy.count(S.identity()) ||
+                 (Work.LegacyJoined && isBlockingStream(S));
         }))
       Captured.insert(PKey);
+  }
   if (Captured.empty())
     St.EventProducers.erase(Key);
   else
