@@ -124,7 +124,8 @@ void EffectBuilder::collectHostOrdering() {
       // std::async([policy,] f, args...)
       llvm::SmallVector<const Expr *, 4> Args(C->arguments());
       llvm::ArrayRef<const Expr *> Rest(Args);
-      const auto *Policy = Rest.front()->getType()->getAsEnumDecl();
+      const auto *Policy = dyn_cast_or_null<EnumDecl>(
+          Rest.front()->getType()->getAsTagDecl());
       if (Policy && Policy->getName() == "launch")
         Rest = Rest.drop_front();
       if (!Rest.empty())
