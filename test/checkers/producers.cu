@@ -464,7 +464,8 @@ void errorCheckBetween(float *h, float *d) {
   cudaStreamSynchronize(s2);
 }
 
-// "Implicit Synchronization": a device allocation between the two.
+// "Implicit Synchronization" promises that a device allocation between the
+// two orders them; an H200 does not keep it (malloc_between_streams.cu).
 void allocationBetween(float *h, float *d) {
   cudaStream_t s1, s2;
   cudaStreamCreate(&s1);
@@ -472,6 +473,20 @@ void allocationBetween(float *h, float *d) {
   fill<<<1, 64, 0, s1>>>(d, 16);
   float *x;
   cudaMalloc(&x, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+}
+
+// A page-locked allocation between the two: the same promise, not measured
+// yet, so no claim across it.
+void pinnedAllocationBetween(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  float *x;
+  cudaMallocHost(&x, 64);
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
   cudaStreamSynchronize(s2);
 }

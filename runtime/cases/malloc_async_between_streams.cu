@@ -1,6 +1,6 @@
 // A stream-ordered allocation (cudaMallocAsync) on the copy's stream between a kernel on another
-// stream and the copy: unlike cudaMalloc, it is ordered on its own stream only ("Stream Ordered
-// Memory Allocator"), so it does not make the copy wait for the kernel.
+// stream and the copy: it is ordered on its own stream only ("Stream Ordered Memory Allocator"),
+// so it does not make the copy wait for the kernel (nor does cudaMalloc, measured: the twin).
 //
 // semantics.md row: cudaMallocAsync on stream s2 between a kernel on blocking stream s1 writing d and cudaMemcpyAsync D2H of d on s2; cudaStreamSynchronize(s2), then the read
 // Expected on the GPU: the access reads stale data (the sentinel the buffer held before the kernel)
