@@ -1,18 +1,8 @@
 """The flow analysis of the Python front end: forward, flow-sensitive, over
-each function's CFG (cfg.py), with the PyTorch model of model.py.
-
-State at a program point (State):
-  names     path ('temp', 'self.buf') -> the copies whose destination it names
-  live      the copies not yet known to be complete (may: a copy in flight on
-            some path), each with an Info of what holds on every path where
-            it is in flight (must: intersected at joins): the events recorded
-            after it, the streams ordered after it (its own; those made to
-            wait for it), the branch literals since it was issued
-  recorded  event paths recorded on some path / on every path (the notes)
-  conds     branch literals on every path (name -> truth)
-  cur       the current stream, a stack (`with torch.cuda.stream(s):`)
-  misses    copy -> the last call that looked like a sync and did not cover
-            it, for the note
+each function's CFG (cfg.py), with the PyTorch model of model.py; the state
+it carries is state.py's, what it knows before the flow module.py's, calls
+of the module's own functions helpers.py's, and the producer diagnostic
+producers.py's.
 
 A use of a path or expression whose copies are live is a finding (read,
 written, or passed to a function); the copy is then left out of `live` on
@@ -29,427 +19,23 @@ means "not analysed".
 
 Standard library only; never raises on valid syntax (RecursionError on
 expressions nested thousands deep; the caller runs it on a large stack).
+
+May call: model, state, module, helpers, producers.
 """
 
 import ast
 import heapq
 
 from . import model
-from .cfg import build_cfg
+from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
+from .module import MAX_COST, Module  # noqa: F401 (MAX_COST: the docs' name)
+from .producers import Producers
+from .state import EMPTY, Copy, Finding, Info, OverBudget, State
 
-HELPER_DEPTH = 3
 MAX_VISITS = 20000
-# The work one top-level function may cost, helpers looked through included:
-# block visits weighted by the size of the state they carry.
-MAX_COST = 1000000
 
 
-class OverBudget(Exception):
-    pass
-EMPTY = frozenset()
-
-
-class Copy:
-    __slots__ = ("id", "node", "name", "stream", "line", "col", "source")
-
-    def __init__(self, node, name, stream, source=None):
-        self.id = id(node)
-        self.node, self.name, self.stream = node, name, stream
-        self.line, self.col = node.lineno, node.col_offset + 1
-        self.source = source  # the dotted name of the copied tensor, if it has one
-
-
-class Finding:
-    def __init__(self, node, message, notes):
-        self.line, self.col = node.lineno, node.col_offset + 1
-        self.end_col = (node.end_col_offset + 1
-                        if getattr(node, "end_lineno", None) == node.lineno else None)
-        self.message, self.notes = message, notes
-
-    def key(self):
-        return (self.line, self.col, self.message)
-
-
-class Info:
-    """What is known of one copy in flight on every path to a point (must:
-    intersected at joins): the events recorded after it on a stream that
-    orders it, the streams it is ordered before (its own, and those made to
-    wait for it: wait_stream, wait_event), and the branch literals that
-    held where it was issued or since (name, truth)."""
-    __slots__ = ("events", "streams", "conds")
-
-    def __init__(self, events, streams, conds):
-        self.events, self.streams, self.conds = events, streams, conds
-
-    def key(self):
-        return (self.events, self.streams, self.conds)
-
-    def meet(self, other):
-        return Info(self.events & other.events, self.streams & other.streams,
-                    self.conds & other.conds)
-
-    def replace(self, events=None, streams=None, conds=None):
-        return Info(self.events if events is None else events,
-                    self.streams if streams is None else streams,
-                    self.conds if conds is None else conds)
-
-
-class State:
-    __slots__ = ("names", "live", "recorded", "recorded_all", "cur", "misses", "conds")
-
-    def __init__(self, names=None, live=None, recorded=EMPTY, cur=(model.CURRENT,), misses=None,
-                 conds=None, recorded_all=EMPTY):
-        self.names = names or {}
-        self.live = live or {}          # copy id -> Info
-        self.recorded = recorded        # event paths recorded on some path here
-        self.recorded_all = recorded_all  # ... on every path here
-        self.cur = cur
-        self.misses = misses or {}
-        self.conds = conds or {}        # name -> truth, on every path here
-
-    def copy(self):
-        return State(dict(self.names), dict(self.live), self.recorded, self.cur,
-                     dict(self.misses), dict(self.conds), self.recorded_all)
-
-    def current(self):
-        return self.cur[-1]
-
-    def key(self):
-        return (frozenset(self.names.items()),
-                frozenset((c, i.key()) for c, i in self.live.items()),
-                self.recorded, self.recorded_all, self.cur, frozenset(self.conds.items()))
-
-    def join(self, other):
-        names = dict(self.names)
-        for k, v in other.names.items():
-            names[k] = names.get(k, EMPTY) | v
-        live = dict(other.live)
-        for c, info in self.live.items():
-            live[c] = info.meet(live[c]) if c in live else info
-        misses = dict(other.misses)
-        misses.update(self.misses)
-        conds = {k: v for k, v in self.conds.items() if other.conds.get(k) == v}
-        return State(names, live, self.recorded | other.recorded, self.cur, misses, conds,
-                     self.recorded_all & other.recorded_all)
-
-    def forget(self, path):
-        """path names something else now: drop it from events and literals."""
-        self.conds.pop(path, None)
-        for c, info in list(self.live.items()):
-            if path in info.events or any(n == path for n, _ in info.conds):
-                self.live[c] = info.replace(
-                    events=info.events - {path},
-                    conds=frozenset(x for x in info.conds if x[0] != path))
-
-    def set_literal(self, name, truth):
-        """On this path, name's truth is known (a branch taken, a constant
-        assigned): every copy in flight holds it."""
-        self.conds[name] = truth
-        for c, info in list(self.live.items()):
-            self.live[c] = info.replace(conds=(info.conds - {(name, not truth)}) | {(name, truth)})
-
-
-class Facts:
-    """What each name of a function was bound to, flow-insensitively: a name
-    bound twice to different things is unknown."""
-
-    def __init__(self, fn_body, parent=None):
-        self.parent = parent
-        self._active = set()
-        self.values = {}
-        self.queries = {}
-        self.with_depth = {}
-        self._scan(fn_body)
-
-    def _bind(self, name, value, in_stream_with):
-        if name in self.values and self.values[name] is not value:
-            self.values[name] = None  # bound twice: unknown
-        else:
-            self.values[name] = value
-        # Every binding `name = <obj>.query()` with the same obj: a query flag.
-        obj = (model.dotted(value.func.value) if isinstance(value, ast.Call)
-               and isinstance(value.func, ast.Attribute) and value.func.attr == "query"
-               and not value.args else None)
-        if name not in self.queries:
-            self.queries[name] = (obj, value.func.value if obj else None)
-        elif self.queries[name][0] != obj:
-            self.queries[name] = (None, None)
-        if in_stream_with:
-            self.with_depth[name] = True
-
-    def _scan(self, body):
-        def visit(node, in_with):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                return
-            if isinstance(node, (ast.With, ast.AsyncWith)):
-                inner = in_with or any(model.callee_name(i.context_expr) in model.STREAM_CONTEXTS
-                                       or isinstance(i.context_expr, ast.Name) for i in node.items)
-                for i in node.items:
-                    if i.optional_vars is not None:
-                        for n in ast.walk(i.optional_vars):
-                            if isinstance(n, ast.Name):
-                                self._bind(n.id, None, inner)
-                for s in node.body:
-                    visit(s, inner)
-                return
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    path = model.dotted(t)
-                    if path is not None:
-                        self._bind(path, node.value, in_with)
-                    else:
-                        for n in ast.walk(t):
-                            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                                self._bind(n.id, None, in_with)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.AugAssign, ast.NamedExpr)):
-                t = node.target
-                for n in ast.walk(t):
-                    if isinstance(n, ast.Name):
-                        self._bind(n.id, None if not isinstance(node, ast.NamedExpr) else node.value,
-                                   in_with)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                for a in node.names:
-                    self._bind((a.asname or a.name).split(".")[0], None, in_with)
-            for child in ast.iter_child_nodes(node):
-                visit(child, in_with)
-
-        for s in body:
-            visit(s, False)
-
-    def value(self, name):
-        if name in self.values:
-            return self.values[name], True
-        if self.parent is not None:
-            return self.parent.value(name)
-        return None, False
-
-    def kind(self, name):
-        v, _ = self.value(name) if name else (None, False)
-        if v is None or name in self._active:
-            return None  # unknown, or defined through itself (a = b.cuda(); b = a.cpu())
-        self._active.add(name)
-        try:
-            return model.tensor_kind(v, self)
-        finally:
-            self._active.discard(name)
-
-    def device(self, name):
-        v, _ = self.value(name)
-        if v is None or isinstance(v, ast.Name) or ("device", name) in self._active:
-            return None  # unknown, or defined through itself (dev = torch.device(dev))
-        self._active.add(("device", name))
-        try:
-            return model.device_of(v, self)
-        finally:
-            self._active.discard(("device", name))
-
-    def constant(self, name):
-        v, _ = self.value(name)
-        return v.value if isinstance(v, ast.Constant) else None
-
-    def stream(self, name, entry_current):
-        """The stream a name is bound to (entry_current: the stream current
-        where the function began, which `current_stream()` outside any
-        `with` gave)."""
-        if name in self._active:
-            return model.Stream("any", name)
-        self._active.add(name)
-        try:
-            return self._stream(name, entry_current)
-        finally:
-            self._active.discard(name)
-
-    def _stream(self, name, entry_current):
-        v, known = self.value(name)
-        if v is None:
-            return model.Stream("any", name)
-        if model.is_new_stream(v):
-            return model.Stream("new", name)
-        if isinstance(v, ast.Call) and model.callee_name(v) == "torch.cuda.default_stream" and not v.args:
-            return model.DEFAULT
-        if (isinstance(v, ast.Call) and model.callee_name(v) == "torch.cuda.current_stream"
-                and not v.args and not self.with_depth.get(name)):
-            return entry_current
-        if isinstance(v, ast.Name) and v.id != name:
-            return self.stream(v.id, entry_current)  # t = s
-        return model.Stream("any", name)
-
-    def query_flag(self, name):
-        """The event or stream node whose query() every binding of name is."""
-        obj, node = self.queries.get(name, (None, None))
-        return node if obj else None
-
-    def is_event(self, name):
-        v, _ = self.value(name)
-        return v is not None and (model.is_new_event(v) or (
-            isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
-            and v.func.attr == "record_event"))
-
-
-class Module:
-    """The functions and classes of one module, and the copies found so far."""
-
-    def __init__(self, tree, source):
-        self.tree, self.source = tree, source
-        self.functions = {}   # name -> FunctionDef at module level
-        self.classes = {}     # class name -> {method name: FunctionDef}
-        self.method_class = {}  # id(FunctionDef) -> class name
-        self.bases = {}       # class name -> its bases' names
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions[node.name] = node
-            elif isinstance(node, ast.ClassDef):
-                methods = {n.name: n for n in node.body
-                           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-                self.classes[node.name] = methods
-                self.bases[node.name] = [model.dotted(b) or "?" for b in node.bases
-                                         if model.dotted(b) != "object"]
-                for m in methods.values():
-                    self.method_class[id(m)] = node.name
-        self.facts = Facts([n for n in tree.body
-                            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))])
-        self.copies = {}
-        self.cost = 0
-        self.prepared = {}  # id(function) -> (facts, cfg, params): built once
-        self._class_facts = {}
-        self.helper_runs = {}  # (id(function), entry state) -> a finished run
-        self._relevance()
-
-    def _relevance(self):
-        """Which function bodies can matter, found in one walk: `copying`
-        (may issue a copy: a candidate copy call, or a call of a copying
-        function of the module), `effectful` (may also synchronize, record
-        or order: any call model.may_order() names, or of an effectful
-        function). Only copying bodies are analysed, and a call of a helper
-        that is not effectful, given nothing pending, is not looked into."""
-        own, calls = {}, {}
-        # One walk; a call counts for the function it is in, and for the
-        # functions around that one (a nested def is analysed with them).
-        stack = [(self.tree, (id(self.tree),))]
-        own[id(self.tree)], calls[id(self.tree)] = [False, False], set()
-        while stack:
-            node, owners = stack.pop()
-            if isinstance(node, ast.Call):
-                copying = model.maybe_copy(node)
-                effectful = copying or model.may_order(node) or self._may_be_inherited(node)
-                f = node.func
-                name = f.id if isinstance(f, ast.Name) else (
-                    f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
-                    and f.value.id == "self" else None)
-                for key in owners:
-                    own[key][0] |= copying
-                    own[key][1] |= effectful
-                    if name:
-                        calls[key].add(name)
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    own[id(child)], calls[id(child)] = [False, False], set()
-                    stack.append((child, owners + (id(child),)))
-                else:
-                    stack.append((child, owners))
-        # Through the module's functions and methods, by name, to a fixpoint.
-        by_name = {}
-        for name, fn in self.functions.items():
-            by_name.setdefault(name, []).append(id(fn))
-        for methods in self.classes.values():
-            for name, fn in methods.items():
-                by_name.setdefault(name, []).append(id(fn))
-        changed = True
-        while changed:
-            changed = False
-            for key, names in calls.items():
-                flags = own[key]
-                for name in names:
-                    for callee in by_name.get(name, ()):
-                        for k in (0, 1):
-                            if own[callee][k] and not flags[k]:
-                                flags[k] = changed = True
-        self.copying = {k for k, (c, _) in own.items() if c}
-        self.effectful = {k for k, (_, e) in own.items() if e}
-
-    def _may_be_inherited(self, call):
-        """super().m(...), or self.m(...) where no class of the module has m:
-        a method from another module, taken as a possible sync."""
-        f = call.func
-        if not Function.on_self_or_super(f):
-            return False
-        return isinstance(f.value, ast.Call) or not any(f.attr in ms for ms in self.classes.values())
-
-    def method(self, cls, name, skip_own=False, seen=None):
-        """The FunctionDef that cls.name resolves to among the module's
-        classes (own methods first, then the bases in order), or None."""
-        seen = seen or set()
-        if cls in seen or cls not in self.classes:
-            return None
-        seen.add(cls)
-        if not skip_own and name in self.classes[cls]:
-            return self.classes[cls][name]
-        for base in self.bases.get(cls, ()):
-            found = self.method(base, name, False, seen)
-            if found is not None:
-                return found
-        return None
-
-    def resolvable(self, cls, seen=None):
-        """Whether every base of cls is a class of this module (or object),
-        so that a method it lacks is one it does not have."""
-        seen = seen or set()
-        if cls in seen:
-            return True
-        seen.add(cls)
-        return all((b in self.classes and self.resolvable(b, seen)) or model.torch_base(b)
-                   for b in self.bases.get(cls, ()))
-
-    def spend(self, amount):
-        self.cost += amount
-        if self.cost > MAX_COST:
-            raise OverBudget()
-
-    def class_facts(self, cls):
-        """What the class's methods bind self.<attr> to (flow-insensitive:
-        self.cpu_buf = torch.empty(n) in __init__ makes it pageable in
-        every method)."""
-        if cls not in self._class_facts:
-            stmts = []
-            for fn in self.classes.get(cls, {}).values():
-                stmts += [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign))
-                          and any((model.dotted(t) or "").startswith("self.")
-                                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-            f = Facts(stmts, parent=self.facts)
-            f.values = {k: v for k, v in f.values.items() if k.startswith("self.")}
-            self._class_facts[cls] = f
-        return self._class_facts[cls]
-
-    def prepare(self, node, body):
-        key = id(node)
-        if key not in self.prepared:
-            params = []
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                a = node.args
-                params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
-                if a.vararg:
-                    params.append(a.vararg.arg)
-                if a.kwarg:
-                    params.append(a.kwarg.arg)
-            parent = self.facts
-            cls = self.method_class.get(key)
-            if cls is not None:
-                parent = self.class_facts(cls)
-            facts = Facts(body, parent=parent)
-            for p in params:
-                facts.values[p] = None
-            self.prepared[key] = (facts, build_cfg(body), params)
-        return self.prepared[key]
-
-    def text(self, node):
-        try:
-            return ast.get_source_segment(self.source, node) or "<expression>"
-        except Exception:  # positions of synthesized nodes
-            return "<expression>"
-
-
-class Function:
+class Function(HelperCalls, Producers):
     """The analysis of one function body with a given entry state."""
 
     def __init__(self, module, node, body, depth=0, stack=()):
@@ -618,6 +204,8 @@ class Function:
                 self.consume(v, s.value, st)  # outs += [t] stores it
             tv = self.ev_target(s.target, st)
             self.access(tv, s.target, st, "written")
+            if not tv:
+                self.note_write(s.target, s, st)  # b += 1 on the device
             if model.dotted(s.target):
                 st.forget(model.dotted(s.target))  # flag &= x: its truth is not known now
         elif isinstance(s, ast.Expr):
@@ -648,6 +236,7 @@ class Function:
         if path is not None:
             alias = model.dotted(value_node) if isinstance(value_node, (ast.Name, ast.Attribute)) else None
             st.forget(path)  # path names another object now
+            self.forget_writes(path, st)
             if alias:  # e2 = e: the same event
                 for c, info in list(st.live.items()):
                     if alias in info.events:
@@ -685,6 +274,8 @@ class Function:
             self.consume(self.ev(target.slice, st), target.slice, st)
             slice_copy = self.is_tensor_store(target, st)
             self.access(base, target, st, "written")
+            if not base:
+                self.note_write(target, target, st)  # b[:] = v on the device
             if v and slice_copy:
                 self.access(v, value_node, st, "read")
             return
@@ -710,6 +301,7 @@ class Function:
             if isinstance(n, ast.Name):
                 st.names.pop(n.id, None)
                 st.forget(n.id)
+                self.forget_writes(n.id, st)
                 for k in [k for k in st.names if k.startswith(n.id + ".")]:
                     del st.names[k]
         path = model.dotted(t)
@@ -893,6 +485,7 @@ class Function:
         if copy is not None:
             how, what = copy
             src = node.args[0] if how == "into" else func.value
+            self.check_copy(node, src, st)
             c = Copy(node, None, st.current(), model.dotted(src))
             if how == "into":
                 c.name = model.dotted(what) or self.m.text(what)
@@ -905,6 +498,7 @@ class Function:
                     st.names[path] = frozenset([c.id])
                 return EMPTY
             return frozenset([c.id])
+        self.write_call(node, copy, st)
         if helper is not None:
             return self.inline(helper, node, arg_vals, kw_vals, st)
         if target is not None and id(target) in self.m.effectful:
@@ -1051,166 +645,6 @@ class Function:
             st.misses[cid] = (node, model.NOT_SYNCS[attr])
             if cid in covered:
                 st.live[cid] = info.replace(streams=info.streams | {waiter})
-
-    # -- helpers -----------------------------------------------------------
-
-    def target_of(self, node):
-        """The function of the module a call runs: a module-level function,
-        one defined in this function, a method of this class through self,
-        super(), cls or type(self), or ClassName.method(...); else None."""
-        f = node.func
-        if isinstance(f, ast.Name):
-            local = self.local_defs().get(f.id)
-            if local is not None:
-                return local
-            if f.id in self.m.functions and self.facts.values.get(f.id, 0) == 0:
-                return self.m.functions[f.id]
-            return None
-        if not isinstance(f, ast.Attribute):
-            return None
-        if self.cls is not None and self.on_self_or_super(f):
-            return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name))
-        if self.cls is not None and (
-                (isinstance(f.value, ast.Name) and f.value.id == "cls")
-                or (isinstance(f.value, ast.Call) and model.callee_name(f.value) == "type")):
-            return self.m.method(self.cls, f.attr)
-        if isinstance(f.value, ast.Name) and f.value.id in self.m.classes:
-            return self.m.method(f.value.id, f.attr)
-        return None
-
-    def local_defs(self):
-        """The functions defined in this function's own body (built once)."""
-        if self._local_defs is None:
-            body = getattr(self.node, "body", None)
-            self._local_defs = {} if not isinstance(body, list) or self.node is self.m.tree else {
-                n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        return self._local_defs
-
-    def helper_of(self, target):
-        """The function a call runs (target_of), if it is to be looked
-        through: not recursive, within the depth; else None."""
-        if target is None or id(target) in self.stack or self.depth >= HELPER_DEPTH:
-            return None
-        return target
-
-    @staticmethod
-    def drops_first(fn, node):
-        """Whether a call passes fn's first parameter implicitly (self or
-        cls of a method called on an object, not a staticmethod, not
-        ClassName.method(self, ...))."""
-        decorators = {model.dotted(d) for d in getattr(fn, "decorator_list", [])}
-        if "staticmethod" in decorators or not isinstance(node.func, ast.Attribute):
-            return False
-        obj = node.func.value
-        return not (isinstance(obj, ast.Name) and obj.id[:1].isupper() and "classmethod" not in decorators)
-
-    @staticmethod
-    def on_self_or_super(f):
-        """self.m or super().m"""
-        return isinstance(f, ast.Attribute) and (
-            (isinstance(f.value, ast.Name) and f.value.id == "self")
-            or (isinstance(f.value, ast.Call) and model.callee_name(f.value) == "super"))
-
-    def unseen_method(self, node):
-        """A method called on self or super() that the module does not
-        define for this class (inherited from a class of another module)."""
-        f = node.func
-        if self.cls is None or not self.on_self_or_super(f):
-            return False
-        return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name)) is None \
-            and not self.m.resolvable(self.cls)
-
-    def inline(self, fn, node, arg_vals, kw_vals, st):
-        self.m.spend(1 + len(st.live) + len(st.names))
-        if id(fn) not in self.m.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
-                isinstance(node.func, ast.Attribute)
-                and any(k.startswith("self.") for k in st.names)):
-            return EMPTY  # it cannot issue, cover or read a copy
-        params = list(self.m.prepare(fn, fn.body)[2])
-        entry = State(live=dict(st.live), cur=(st.current(),), recorded=st.recorded)
-        is_method = isinstance(node.func, ast.Attribute)
-        if self.drops_first(fn, node) and params:
-            params = params[1:]
-        passed = {}
-        for p, (a, v) in zip(params, arg_vals):
-            if v:
-                entry.names[p] = v
-                passed[p] = a
-        for k, (a, v) in zip(node.keywords, kw_vals):
-            if k.arg and v:
-                entry.names[k.arg] = v
-                passed[k.arg] = a
-        # Events passed as arguments: the callee's parameter names them.
-        renames = []
-        for p, (a, _) in list(zip(params, arg_vals)) + [(k.arg, (k.value, None)) for k in node.keywords]:
-            ap = model.dotted(a)
-            if p and ap:
-                renames.append((ap, p))
-                for c, info in entry.live.items():
-                    if ap in info.events:
-                        entry.live[c] = info.replace(events=info.events | {p})
-        if is_method:
-            for k, v in st.names.items():
-                if k.startswith("self."):
-                    entry.names[k] = v
-        entry.misses = dict(st.misses)
-        key = (id(fn), self.depth, entry.key())
-        callee = self.m.helper_runs.get(key)
-        if callee is None:
-            callee = Function(self.m, fn, fn.body, self.depth + 1, self.stack)
-            callee.exit_state = callee.run(entry)
-            self.m.helper_runs[key] = callee
-        out = callee.exit_state
-        callee_name = fn.name
-        mine = set(st.live)
-        for f in callee.findings:
-            cid = getattr(f, "copy_id", None)
-            if cid in mine:
-                verb = {"read": "reads it", "written": "writes it"}.get(
-                    f.how, f.how.replace("passed to", "passes it to"))
-                self.report_at(passed.get(f.path, node), cid, st,
-                               "passed to '%s'" % callee_name if f.path in passed
-                               else "used by '%s'" % callee_name,
-                               extra_note=(f.line, f.col, "'%s' %s here" % (callee_name, verb)))
-        if out is None:
-            return EMPTY
-        # Copies the callee issued into its own locals and did not return are
-        # its own business: it reports them itself.
-        keep = (mine | callee.returned | self.self_copies(out)) - self.reported_in(callee)
-        live = {}
-        for c, info in out.live.items():
-            if c not in keep:
-                continue
-            # Back in the caller's names: its events (parameters renamed to
-            # the arguments, the callee's locals dropped) and literals.
-            events = frozenset(e for e in info.events if e.startswith("self.")
-                               or (c in st.live and e in st.live[c].events))
-            for ap, p in renames:
-                if p in info.events:
-                    events |= {ap}
-            base = st.live.get(c)
-            conds = base.conds if base is not None else frozenset(st.conds.items())
-            live[c] = Info(events, info.streams, conds)
-        st.live = live
-        st.recorded = st.recorded | frozenset(e for e in out.recorded if e.startswith("self."))
-        st.misses.update(out.misses)
-        if is_method:
-            for k in [k for k in st.names if k.startswith("self.")]:
-                del st.names[k]
-            for k, v in out.names.items():
-                if k.startswith("self."):
-                    st.names[k] = v
-        return callee.returned
-
-    def self_copies(self, out):
-        s = EMPTY
-        for k, v in out.names.items():
-            if k.startswith("self."):
-                s |= v
-        return s
-
-    def reported_in(self, callee):
-        return frozenset(getattr(f, "copy_id", None) for f in callee.findings)
 
     # -- findings ----------------------------------------------------------
 

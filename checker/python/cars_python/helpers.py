@@ -1,0 +1,201 @@
+"""Calls of the module's own functions and methods, looked through at the
+call with the caller's state (a mixin of analysis.Function): which function
+a call runs, and the inlined run whose copies, events, producer writes and
+findings come back to the caller.
+
+May call: model, state, module (and analysis.Function, through self).
+"""
+
+import ast
+
+from . import model
+from .module import on_self_or_super
+from .producers import tensor_root
+from .state import EMPTY, Info, State
+
+HELPER_DEPTH = 3
+
+
+class HelperCalls:
+
+    def target_of(self, node):
+        """The function of the module a call runs: a module-level function,
+        one defined in this function, a method of this class through self,
+        super(), cls or type(self), or ClassName.method(...); else None."""
+        f = node.func
+        if isinstance(f, ast.Name):
+            local = self.local_defs().get(f.id)
+            if local is not None:
+                return local
+            if f.id in self.m.functions and self.facts.values.get(f.id, 0) == 0:
+                return self.m.functions[f.id]
+            return None
+        if not isinstance(f, ast.Attribute):
+            return None
+        if self.cls is not None and self.on_self_or_super(f):
+            return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name))
+        if self.cls is not None and (
+                (isinstance(f.value, ast.Name) and f.value.id == "cls")
+                or (isinstance(f.value, ast.Call) and model.callee_name(f.value) == "type")):
+            return self.m.method(self.cls, f.attr)
+        if isinstance(f.value, ast.Name) and f.value.id in self.m.classes:
+            return self.m.method(f.value.id, f.attr)
+        return None
+
+    def local_defs(self):
+        """The functions defined in this function's own body (built once)."""
+        if self._local_defs is None:
+            body = getattr(self.node, "body", None)
+            self._local_defs = {} if not isinstance(body, list) or self.node is self.m.tree else {
+                n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        return self._local_defs
+
+    def helper_of(self, target):
+        """The function a call runs (target_of), if it is to be looked
+        through: not recursive, within the depth; else None."""
+        if target is None or id(target) in self.stack or self.depth >= HELPER_DEPTH:
+            return None
+        return target
+
+    @staticmethod
+    def drops_first(fn, node):
+        """Whether a call passes fn's first parameter implicitly (self or
+        cls of a method called on an object, not a staticmethod, not
+        ClassName.method(self, ...))."""
+        decorators = {model.dotted(d) for d in getattr(fn, "decorator_list", [])}
+        if "staticmethod" in decorators or not isinstance(node.func, ast.Attribute):
+            return False
+        obj = node.func.value
+        return not (isinstance(obj, ast.Name) and obj.id[:1].isupper() and "classmethod" not in decorators)
+
+    on_self_or_super = staticmethod(on_self_or_super)
+
+    def unseen_method(self, node):
+        """A method called on self or super() that the module does not
+        define for this class (inherited from a class of another module)."""
+        f = node.func
+        if self.cls is None or not self.on_self_or_super(f):
+            return False
+        return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name)) is None \
+            and not self.m.resolvable(self.cls)
+
+    def inline(self, fn, node, arg_vals, kw_vals, st):
+        self.m.spend(1 + len(st.live) + len(st.names))
+        if id(fn) not in self.m.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
+                isinstance(node.func, ast.Attribute)
+                and any(k.startswith("self.") for k in st.names)) and not self.m.may_write(fn):
+            return EMPTY  # it cannot issue, cover or read a copy, nor write a tensor
+        params = list(self.m.prepare(fn, fn.body)[2])
+        entry = State(live=dict(st.live), cur=(st.current(),), recorded=st.recorded)
+        is_method = isinstance(node.func, ast.Attribute)
+        if self.drops_first(fn, node) and params:
+            params = params[1:]
+        passed = {}
+        for p, (a, v) in zip(params, arg_vals):
+            if v:
+                entry.names[p] = v
+                passed[p] = a
+        for k, (a, v) in zip(node.keywords, kw_vals):
+            if k.arg and v:
+                entry.names[k.arg] = v
+                passed[k.arg] = a
+        # Events passed as arguments: the callee's parameter names them.
+        renames = []
+        for p, (a, _) in list(zip(params, arg_vals)) + [(k.arg, (k.value, None)) for k in node.keywords]:
+            ap = model.dotted(a)
+            if p and ap:
+                renames.append((ap, p))
+                for c, info in entry.live.items():
+                    if ap in info.events:
+                        entry.live[c] = info.replace(events=info.events | {p})
+        # Writes in flight on the arguments: the callee's parameters name them.
+        wpassed = passed_roots = {}
+        for p, a in list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]:
+            root = tensor_root(a)
+            if p and root and not isinstance(a, ast.Starred):
+                wpassed[p] = root
+                if root in st.wnames:
+                    entry.wnames[p] = st.wnames[root]
+        if is_method:
+            for k, v in st.names.items():
+                if k.startswith("self."):
+                    entry.names[k] = v
+            for k, v in st.wnames.items():
+                if k.startswith("self."):
+                    entry.wnames[k] = v
+        entry.misses = dict(st.misses)
+        key = (id(fn), self.depth, entry.key())
+        callee = self.m.helper_runs.get(key)
+        if callee is None:
+            callee = type(self)(self.m, fn, fn.body, self.depth + 1, self.stack)
+            callee.exit_state = callee.run(entry)
+            self.m.helper_runs[key] = callee
+        out = callee.exit_state
+        callee_name = fn.name
+        mine = set(st.live)
+        for f in callee.findings:
+            cid = getattr(f, "copy_id", None)
+            if cid in mine:
+                verb = {"read": "reads it", "written": "writes it"}.get(
+                    f.how, f.how.replace("passed to", "passes it to"))
+                self.report_at(passed.get(f.path, node), cid, st,
+                               "passed to '%s'" % callee_name if f.path in passed
+                               else "used by '%s'" % callee_name,
+                               extra_note=(f.line, f.col, "'%s' %s here" % (callee_name, verb)))
+            wid = getattr(f, "write_id", None)
+            if wid in mine and wid in self.m.writes and f.copy_node is not None:
+                # the callee copies what the caller's work writes
+                arg = passed_roots.get(f.copy_src)
+                self.report_producer(f.copy_node, self.m.writes[wid], f.copy_stream, st,
+                                     arg or f.copy_src, at=node, extra_note=(
+                                         f.line, f.col, "'%s' copies it to the host here"
+                                         % callee_name))
+        if out is None:
+            return EMPTY
+        # Writes the callee did on the caller's tensors (its parameters, self).
+        new_writes = {}
+        for k, v in out.wnames.items():
+            dest = wpassed.get(k) or (k if is_method and k.startswith("self.") else None)
+            if dest is not None:
+                new_writes[dest] = new_writes.get(dest, EMPTY) | v
+        # Copies the callee issued into its own locals and did not return are
+        # its own business: it reports them itself.
+        keep = (mine | callee.returned | self.self_copies(out)) - self.reported_in(callee)
+        for v in new_writes.values():
+            keep |= v
+        live = {}
+        for c, info in out.live.items():
+            if c not in keep:
+                continue
+            # Back in the caller's names: its events (parameters renamed to
+            # the arguments, the callee's locals dropped) and literals.
+            events = frozenset(e for e in info.events if e.startswith("self.")
+                               or (c in st.live and e in st.live[c].events))
+            for ap, p in renames:
+                if p in info.events:
+                    events |= {ap}
+            base = st.live.get(c)
+            conds = base.conds if base is not None else frozenset(st.conds.items())
+            live[c] = Info(events, info.streams, conds)
+        st.live = live
+        st.recorded = st.recorded | frozenset(e for e in out.recorded if e.startswith("self."))
+        st.misses.update(out.misses)
+        if is_method:
+            for k in [k for k in st.names if k.startswith("self.")]:
+                del st.names[k]
+            for k, v in out.names.items():
+                if k.startswith("self."):
+                    st.names[k] = v
+        for dest, v in new_writes.items():
+            st.wnames[dest] = frozenset(w for w in st.wnames.get(dest, EMPTY) | v if w in live)
+        return callee.returned
+
+    def self_copies(self, out):
+        s = EMPTY
+        for k, v in out.names.items():
+            if k.startswith("self."):
+                s |= v
+        return s
+
+    def reported_in(self, callee):
+        return frozenset(getattr(f, "copy_id", None) for f in callee.findings)

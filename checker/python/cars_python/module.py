@@ -1,0 +1,344 @@
+"""What the Python front end knows of a module before the flow: the names
+a function binds (Facts, flow-insensitive), the module's functions,
+classes and methods, which of them may issue or order a copy
+(Module._relevance), the per-function CFGs, and the analysis budget.
+
+May call: model, cfg, state, producers (uses_streams).
+"""
+
+import ast
+
+from . import model
+from .cfg import build_cfg
+from .producers import uses_streams
+from .state import OverBudget
+
+# The work one top-level function may cost, helpers looked through included:
+# block visits weighted by the size of the state they carry.
+MAX_COST = 1000000
+
+
+def on_self_or_super(f):
+    """self.m or super().m"""
+    return isinstance(f, ast.Attribute) and (
+        (isinstance(f.value, ast.Name) and f.value.id == "self")
+        or (isinstance(f.value, ast.Call) and model.callee_name(f.value) == "super"))
+
+
+class Facts:
+    """What each name of a function was bound to, flow-insensitively: a name
+    bound twice to different things is unknown."""
+
+    def __init__(self, fn_body, parent=None):
+        self.parent = parent
+        self._active = set()
+        self.values = {}
+        self.queries = {}
+        self.with_depth = {}
+        self._scan(fn_body)
+
+    def _bind(self, name, value, in_stream_with):
+        if name in self.values and self.values[name] is not value:
+            self.values[name] = None  # bound twice: unknown
+        else:
+            self.values[name] = value
+        # Every binding `name = <obj>.query()` with the same obj: a query flag.
+        obj = (model.dotted(value.func.value) if isinstance(value, ast.Call)
+               and isinstance(value.func, ast.Attribute) and value.func.attr == "query"
+               and not value.args else None)
+        if name not in self.queries:
+            self.queries[name] = (obj, value.func.value if obj else None)
+        elif self.queries[name][0] != obj:
+            self.queries[name] = (None, None)
+        if in_stream_with:
+            self.with_depth[name] = True
+
+    def _scan(self, body):
+        def visit(node, in_with):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                return
+            if isinstance(node, (ast.With, ast.AsyncWith)):
+                inner = in_with or any(model.callee_name(i.context_expr) in model.STREAM_CONTEXTS
+                                       or isinstance(i.context_expr, ast.Name) for i in node.items)
+                for i in node.items:
+                    if i.optional_vars is not None:
+                        for n in ast.walk(i.optional_vars):
+                            if isinstance(n, ast.Name):
+                                self._bind(n.id, None, inner)
+                for s in node.body:
+                    visit(s, inner)
+                return
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    path = model.dotted(t)
+                    if path is not None:
+                        self._bind(path, node.value, in_with)
+                    else:
+                        for n in ast.walk(t):
+                            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                                self._bind(n.id, None, in_with)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.AugAssign, ast.NamedExpr)):
+                t = node.target
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        self._bind(n.id, None if not isinstance(node, ast.NamedExpr) else node.value,
+                                   in_with)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    self._bind((a.asname or a.name).split(".")[0], None, in_with)
+            for child in ast.iter_child_nodes(node):
+                visit(child, in_with)
+
+        for s in body:
+            visit(s, False)
+
+    def value(self, name):
+        if name in self.values:
+            return self.values[name], True
+        if self.parent is not None:
+            return self.parent.value(name)
+        return None, False
+
+    def kind(self, name):
+        v, _ = self.value(name) if name else (None, False)
+        if v is None or name in self._active:
+            return None  # unknown, or defined through itself (a = b.cuda(); b = a.cpu())
+        self._active.add(name)
+        try:
+            return model.tensor_kind(v, self)
+        finally:
+            self._active.discard(name)
+
+    def device(self, name):
+        v, _ = self.value(name)
+        if v is None or isinstance(v, ast.Name) or ("device", name) in self._active:
+            return None  # unknown, or defined through itself (dev = torch.device(dev))
+        self._active.add(("device", name))
+        try:
+            return model.device_of(v, self)
+        finally:
+            self._active.discard(("device", name))
+
+    def constant(self, name):
+        v, _ = self.value(name)
+        return v.value if isinstance(v, ast.Constant) else None
+
+    def stream(self, name, entry_current):
+        """The stream a name is bound to (entry_current: the stream current
+        where the function began, which `current_stream()` outside any
+        `with` gave)."""
+        if name in self._active:
+            return model.Stream("any", name)
+        self._active.add(name)
+        try:
+            return self._stream(name, entry_current)
+        finally:
+            self._active.discard(name)
+
+    def _stream(self, name, entry_current):
+        v, known = self.value(name)
+        if v is None:
+            return model.Stream("any", name)
+        if model.is_new_stream(v):
+            return model.Stream("new", name)
+        if isinstance(v, ast.Call) and model.callee_name(v) == "torch.cuda.default_stream" and not v.args:
+            return model.DEFAULT
+        if (isinstance(v, ast.Call) and model.callee_name(v) == "torch.cuda.current_stream"
+                and not v.args and not self.with_depth.get(name)):
+            return entry_current
+        if isinstance(v, ast.Name) and v.id != name:
+            return self.stream(v.id, entry_current)  # t = s
+        return model.Stream("any", name)
+
+    def query_flag(self, name):
+        """The event or stream node whose query() every binding of name is."""
+        obj, node = self.queries.get(name, (None, None))
+        return node if obj else None
+
+    def is_event(self, name):
+        v, _ = self.value(name)
+        return v is not None and (model.is_new_event(v) or (
+            isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+            and v.func.attr == "record_event"))
+
+
+class Module:
+    """The functions and classes of one module, and the copies found so far."""
+
+    def __init__(self, tree, source):
+        self.tree, self.source = tree, source
+        self.functions = {}   # name -> FunctionDef at module level
+        self.classes = {}     # class name -> {method name: FunctionDef}
+        self.method_class = {}  # id(FunctionDef) -> class name
+        self.bases = {}       # class name -> its bases' names
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions[node.name] = node
+            elif isinstance(node, ast.ClassDef):
+                methods = {n.name: n for n in node.body
+                           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                self.classes[node.name] = methods
+                self.bases[node.name] = [model.dotted(b) or "?" for b in node.bases
+                                         if model.dotted(b) != "object"]
+                for m in methods.values():
+                    self.method_class[id(m)] = node.name
+        self.facts = Facts([n for n in tree.body
+                            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))])
+        self.copies = {}
+        self.writes = {}  # write id -> producers.Write
+        self.multi_stream = uses_streams(tree)
+        self._may_write = {}
+        self.cost = 0
+        self.prepared = {}  # id(function) -> (facts, cfg, params): built once
+        self._class_facts = {}
+        self.helper_runs = {}  # (id(function), entry state) -> a finished run
+        self._relevance()
+
+    def _relevance(self):
+        """Which function bodies can matter, found in one walk: `copying`
+        (may issue a copy: a candidate copy call, or a call of a copying
+        function of the module), `effectful` (may also synchronize, record
+        or order: any call model.may_order() names, or of an effectful
+        function). Only copying bodies are analysed, and a call of a helper
+        that is not effectful, given nothing pending, is not looked into."""
+        own, calls = {}, {}
+        # One walk; a call counts for the function it is in, and for the
+        # functions around that one (a nested def is analysed with them).
+        stack = [(self.tree, (id(self.tree),))]
+        own[id(self.tree)], calls[id(self.tree)] = [False, False], set()
+        while stack:
+            node, owners = stack.pop()
+            if isinstance(node, ast.Call):
+                copying = model.maybe_copy(node)
+                effectful = copying or model.may_order(node) or self._may_be_inherited(node)
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else (
+                    f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                    and f.value.id == "self" else None)
+                for key in owners:
+                    own[key][0] |= copying
+                    own[key][1] |= effectful
+                    if name:
+                        calls[key].add(name)
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    own[id(child)], calls[id(child)] = [False, False], set()
+                    stack.append((child, owners + (id(child),)))
+                else:
+                    stack.append((child, owners))
+        # Through the module's functions and methods, by name, to a fixpoint.
+        by_name = {}
+        for name, fn in self.functions.items():
+            by_name.setdefault(name, []).append(id(fn))
+        for methods in self.classes.values():
+            for name, fn in methods.items():
+                by_name.setdefault(name, []).append(id(fn))
+        changed = True
+        while changed:
+            changed = False
+            for key, names in calls.items():
+                flags = own[key]
+                for name in names:
+                    for callee in by_name.get(name, ()):
+                        for k in (0, 1):
+                            if own[callee][k] and not flags[k]:
+                                flags[k] = changed = True
+        self.copying = {k for k, (c, _) in own.items() if c}
+        self.effectful = {k for k, (_, e) in own.items() if e}
+
+    def may_write(self, fn):
+        """Whether fn may do device work that writes a tensor it is handed
+        (producers.py), in a module that can name two streams."""
+        if not self.multi_stream:
+            return False
+        key = id(fn)
+        if key not in self._may_write:
+            self._may_write[key] = any(
+                isinstance(n, ast.AugAssign)
+                or (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store))
+                or (isinstance(n, ast.Call) and (any(k.arg == "out" for k in n.keywords) or (
+                    isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_")
+                    and not n.func.attr.startswith("_"))))
+                for n in ast.walk(fn))
+        return self._may_write[key]
+
+    def _may_be_inherited(self, call):
+        """super().m(...), or self.m(...) where no class of the module has m:
+        a method from another module, taken as a possible sync."""
+        f = call.func
+        if not on_self_or_super(f):
+            return False
+        return isinstance(f.value, ast.Call) or not any(f.attr in ms for ms in self.classes.values())
+
+    def method(self, cls, name, skip_own=False, seen=None):
+        """The FunctionDef that cls.name resolves to among the module's
+        classes (own methods first, then the bases in order), or None."""
+        seen = seen or set()
+        if cls in seen or cls not in self.classes:
+            return None
+        seen.add(cls)
+        if not skip_own and name in self.classes[cls]:
+            return self.classes[cls][name]
+        for base in self.bases.get(cls, ()):
+            found = self.method(base, name, False, seen)
+            if found is not None:
+                return found
+        return None
+
+    def resolvable(self, cls, seen=None):
+        """Whether every base of cls is a class of this module (or object),
+        so that a method it lacks is one it does not have."""
+        seen = seen or set()
+        if cls in seen:
+            return True
+        seen.add(cls)
+        return all((b in self.classes and self.resolvable(b, seen)) or model.torch_base(b)
+                   for b in self.bases.get(cls, ()))
+
+    def spend(self, amount):
+        self.cost += amount
+        if self.cost > MAX_COST:
+            raise OverBudget()
+
+    def class_facts(self, cls):
+        """What the class's methods bind self.<attr> to (flow-insensitive:
+        self.cpu_buf = torch.empty(n) in __init__ makes it pageable in
+        every method)."""
+        if cls not in self._class_facts:
+            stmts = []
+            for fn in self.classes.get(cls, {}).values():
+                stmts += [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                          and any((model.dotted(t) or "").startswith("self.")
+                                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            f = Facts(stmts, parent=self.facts)
+            f.values = {k: v for k, v in f.values.items() if k.startswith("self.")}
+            self._class_facts[cls] = f
+        return self._class_facts[cls]
+
+    def prepare(self, node, body):
+        key = id(node)
+        if key not in self.prepared:
+            params = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+                if a.vararg:
+                    params.append(a.vararg.arg)
+                if a.kwarg:
+                    params.append(a.kwarg.arg)
+            parent = self.facts
+            cls = self.method_class.get(key)
+            if cls is not None:
+                parent = self.class_facts(cls)
+            facts = Facts(body, parent=parent)
+            for p in params:
+                facts.values[p] = None
+            self.prepared[key] = (facts, build_cfg(body), params)
+        return self.prepared[key]
+
+    def text(self, node):
+        try:
+            return ast.get_source_segment(self.source, node) or "<expression>"
+        except Exception:  # positions of synthesized nodes
+            return "<expression>"
