@@ -484,18 +484,15 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
       addStreamWork(C, S);
     return;
   case ApiRole::PinnedAlloc:
-    // "Implicit Synchronization" (CUDA C++ Programming Guide): commands of
-    // two streams cannot overlap a page-locked host allocation issued
-    // between them. Not measured yet: no claim across it.
-    addBarrier(C);
-    return;
   case ApiRole::DeviceAlloc:
-    // The same section promises it of a device allocation, but an H200
-    // does not keep that promise: a kernel on s1 still wrote the buffer
-    // that a copy on s2 issued after cudaMalloc read (10/10 stale,
-    // runtime/cases/malloc_between_streams.cu). A stream-ordered one
-    // (cudaMallocAsync, "Stream Ordered Memory Allocator") is ordered on
-    // its stream only.
+    // "Implicit Synchronization" (CUDA C++ Programming Guide) promises that
+    // commands of two streams cannot overlap a page-locked host or a device
+    // allocation issued between them, but the GPU does not keep it: a
+    // kernel on s1 still wrote the buffer that a copy on s2 issued after
+    // cudaMalloc (H200) or cudaMallocHost (H100) read, 10/10 stale
+    // (runtime/cases/malloc_between_streams.cu,
+    // malloc_host_between_streams.cu). A stream-ordered one (cudaMallocAsync,
+    // "Stream Ordered Memory Allocator") is ordered on its stream only.
     return;
   default:
     return; // synchronizations: the Solver's transfers

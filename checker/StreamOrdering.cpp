@@ -167,9 +167,11 @@ private:
       else
         streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
       return;
+    case ApiRole::PinnedAlloc:
     case ApiRole::DeviceAlloc:
-      // Measured: cudaMalloc does not order two streams' work (see
-      // EffectBuilder::addApiEffect); cudaMallocAsync is work on its stream.
+      // Measured: cudaMalloc and cudaMallocHost do not order two streams'
+      // work (EffectBuilder::collectDeviceWork); cudaMallocAsync is work on
+      // its stream.
       if (E.StreamArg != NoArg)
         streamWork(arg(C, E.StreamArg));
       return;

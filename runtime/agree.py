@@ -549,8 +549,14 @@ def main():
     # (libtorch cases without PyTorch) are left out of its table; against the
     # committed results (no GPU) they are compared like any other case.
     table_cases = [c for c in cases if not (gpu and c.name in skipped)]
+    # A committed result may cover part of the corpus (a later run on another
+    # GPU): a case is compared against each result that measured it, and one
+    # that no result measured is a problem in every table.
+    measured = {name for _, r in results for name in r.get("cases", {})}
     for path, rec in results:
-        rows, problems, nm = verdicts(table_cases, rec.get("cases", {}), checker)
+        rec_cases = [c for c in table_cases if gpu or c.name in rec.get("cases", {})
+                     or c.name not in measured]
+        rows, problems, nm = verdicts(rec_cases, rec.get("cases", {}), checker)
         title = "%s, driver %s, %d repetitions, measured %s%s" % (
             rec.get("gpu"), rec.get("driver"), rec.get("reps", 0), rec.get("date"),
             "; libtorch cases: PyTorch %s" % rec["torch"] if rec.get("torch") else "")
@@ -562,7 +568,7 @@ def main():
         log(table)
         ftable = None
         if manifest is not None:
-            frows, fproblems = fixit_verdicts(table_cases, manifest, rec.get("fixed"))
+            frows, fproblems = fixit_verdicts(rec_cases, manifest, rec.get("fixed"))
             ftable = format_fixit_table(frows)
             log("\n== fix-its: each warned case with its note fixes applied "
                 "(clang-tidy --fix-notes --fix), checked again and run on the GPU\n")

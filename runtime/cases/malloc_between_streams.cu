@@ -7,7 +7,7 @@
 // Expected on the GPU: the access reads stale data (the sentinel the buffer held before the kernel)
 // Expected from the check: warns at the copy (the producer diagnostic)
 //
-// Twins: malloc_async_between_streams.cu, pending/malloc_host_between_streams.cu
+// Twins: malloc_async_between_streams.cu, malloc_host_between_streams.cu
 //
 // REQUIRES: cuda-toolkit
 // RUN: %clang_tidy_cars %s -- %cuda_real_flags -I%S/.. | FileCheck %s --allow-empty --implicit-check-not='warning:'

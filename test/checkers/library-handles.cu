@@ -4,7 +4,7 @@
 // routine is device work on that stream writing its outputs (the producer
 // diagnostic); where the check cannot tell the handle's stream (a handle it
 // is handed, a setter in a branch), it claims nothing. GPU cases:
-// runtime/pending/cublas_*.cu.
+// runtime/cases/cublas_*.cu.
 //
 // REQUIRES: cuda-toolkit
 // RUN: %clang_tidy_cars %s -- %cuda_real_flags -std=c++17 \

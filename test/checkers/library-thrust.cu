@@ -3,7 +3,7 @@
 // producer diagnostic), and, for a synchronizing policy (`par`,
 // `par.on(s)`), a host sync of that stream before they return
 // (thrust/system/cuda/detail/par.h). GPU cases:
-// runtime/pending/thrust_nosync_copy_other.cu, thrust_par_copy_other.cu.
+// runtime/cases/thrust_nosync_copy_other.cu, thrust_par_copy_other.cu.
 //
 // REQUIRES: cuda-toolkit
 // RUN: %clang_tidy_cars %s -- %cuda_real_flags -std=c++17 \

@@ -478,8 +478,8 @@ void allocationBetween(float *h, float *d) {
   cudaStreamSynchronize(s2);
 }
 
-// A page-locked allocation between the two: the same promise, not measured
-// yet, so no claim across it.
+// A page-locked allocation between the two: the same promise, not kept
+// either (malloc_host_between_streams.cu, on an H100).
 void pinnedAllocationBetween(float *h, float *d) {
   cudaStream_t s1, s2;
   cudaStreamCreate(&s1);
@@ -488,7 +488,27 @@ void pinnedAllocationBetween(float *h, float *d) {
   float *x;
   cudaMallocHost(&x, 64);
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
   cudaStreamSynchronize(s2);
+}
+
+// A helper that allocates pinned memory does not order the two either.
+static float *stagingBuffer(size_t n) {
+  float *p;
+  cudaMallocHost(&p, n);
+  return p;
+}
+
+void pinnedAllocationInHelperBetween(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreate(&s2);
+  fill<<<1, 64, 0, s1>>>(d, 16);
+  float *x = stagingBuffer(64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+  cudaFreeHost(x);
 }
 
 // A stream-ordered allocation ("Stream Ordered Memory Allocator") is ordered

@@ -1,11 +1,11 @@
 // cudaMallocHost between the kernel and the copy. The Programming Guide's "Implicit
 // Synchronization" says two streams' commands cannot overlap a page-locked host allocation issued
-// between them; it says the same of a device allocation, which an H200 does not keep (the twin).
-// Until this one is measured the check makes no claim across it.
+// between them; the GPU does not keep that promise (measured 10/10 stale on an H100, 2026-12-05),
+// as it does not for a device allocation (the twin, on an H200), so the check warns.
 //
 // semantics.md row: cudaMallocHost between a kernel on blocking stream s1 writing d and cudaMemcpyAsync D2H of d on s2; cudaStreamSynchronize(s2), then the read
-// Expected on the GPU: the access reads fresh data (the Guide's promise)
-// Expected from the check: silent
+// Expected on the GPU: the access reads stale data (the sentinel the buffer held before the kernel)
+// Expected from the check: warns at the copy (the producer diagnostic)
 //
 // Twin: malloc_between_streams.cu
 //
@@ -28,6 +28,7 @@ static void scenario() {
   rt::delay_then_fill<<<264, 256, 0, s1>>>(d, n, rt::kDelayNs, 0);
   cudaMallocHost(&scratch, bytes);
   cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s2); // copy: read
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
   cudaStreamSynchronize(s2);
   float v = h[0]; // access: read
   rt::observe("read", v);
