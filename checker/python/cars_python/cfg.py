@@ -21,8 +21,9 @@ analysis uses it for `while not e.query():` loops and `if s.query():`).
 Modelled: if/elif/else, while and for (with else, break, continue), try /
 except / else / finally (a handler is reached from the try body's start and
 end: an exception may leave it at any statement), with (its exits on every
-way out), return and raise (to the exit, through the enclosing `with`
-exits), match (each case a branch), and nested function and class bodies
+way out), return (to the exit, through the enclosing `with` exits and
+finally bodies), raise (the same inside a try; elsewhere to `raised`, not
+the exit), match (each case a branch), and nested function and class bodies
 (not entered: the analysis looks into them as helpers). Standard library
 only; it never fails on valid syntax (unknown statements are simple ones).
 """
@@ -49,12 +50,16 @@ class Block:
 
 
 class CFG:
-    """entry and exit blocks, and every block in creation order."""
+    """entry and exit blocks, and every block in creation order. `exit` is
+    where the function returns (or falls off its end); `raised` is where an
+    exception leaves it with no try around the raise, a dead end: a caller
+    that looks through the function continues from `exit` only."""
 
     def __init__(self):
         self.blocks = []
         self.entry = self.new()
         self.exit = self.new()
+        self.raised = self.new()
 
     def new(self):
         b = Block(len(self.blocks))
@@ -96,6 +101,8 @@ class _Builder:
         # the entry of each one's copy on the way out of a return
         self.finals = []
         self.final_entries = {}
+        # how many try bodies are around the current point
+        self.tries = 0
 
     def build(self, body):
         end = self.stmts(body, self.cfg.entry)
@@ -198,7 +205,9 @@ class _Builder:
             cfg.link(cur, start)
             if s.finalbody:
                 self.finals.append(s.finalbody)
+            self.tries += 1
             body_end = self.stmts(s.body, start)
+            self.tries -= 1
             if s.finalbody:
                 self.finals.pop()
             else_end = self.stmts(s.orelse, body_end) if body_end is not None else None
@@ -234,7 +243,10 @@ class _Builder:
         if isinstance(s, (ast.Return, ast.Raise)):
             cur.elements.append(("stmt", s))
             self.leave_withs(cur, 0)
-            cfg.link(cur, self.leaving(len(self.finals)))
+            if isinstance(s, ast.Raise) and not self.tries and not self.finals:
+                cfg.link(cur, cfg.raised)  # the exception leaves the function
+            else:
+                cfg.link(cur, self.leaving(len(self.finals)))
             return None
         if isinstance(s, ast.Break):
             if self.loops:

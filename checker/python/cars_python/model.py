@@ -370,9 +370,11 @@ def is_device_sync(name):
 
 def cuda_test(expr):
     """For a test of whether CUDA is in use -- torch.cuda.is_available(),
+    torch.cuda.is_initialized() (false: no CUDA work was ever issued),
     x.is_cuda, x.device.type == "cuda" / != "cpu" (and their negations,
     normalized by the caller) -- the truth that means "CUDA"; else None."""
-    if isinstance(expr, ast.Call) and callee_name(expr) == "torch.cuda.is_available":
+    if isinstance(expr, ast.Call) and callee_name(expr) in ("torch.cuda.is_available",
+                                                            "torch.cuda.is_initialized"):
         return True
     if isinstance(expr, ast.Attribute) and expr.attr in ("is_cuda", "is_cpu"):
         return expr.attr == "is_cuda"

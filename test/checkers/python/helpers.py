@@ -86,3 +86,45 @@ def reads_its_own():
 def calls_it_twice():
     reads_its_own()
     reads_its_own()
+
+
+# A helper that raises on one path: the caller goes on only from its
+# returns, where it synchronized (vllm-ascend 05a700d's shape).
+class Dispatcher:
+    def _prepare(self, x):
+        self.splits = x.sum(0).to("cpu", non_blocking=True)
+        if self.group is None:
+            raise ValueError("group must be set")
+        torch.cuda.synchronize()
+        return x
+
+    def dispatch(self, x):
+        self._prepare(x)
+        return self.splits.tolist()
+
+    def _prepare_unsynced(self, x):
+        self.splits = x.sum(0).to("cpu", non_blocking=True)
+        if self.group is None:
+            raise ValueError("group must be set")
+        return x
+
+    def dispatch_unsynced(self, x):
+        self._prepare_unsynced(x)
+        return self.splits.tolist()
+        # CHECK: helpers.py:[[@LINE-1]]:16: warning: 'self.splits' is read before
+
+    def _prepare_caught(self, x):
+        self.splits = x.sum(0).to("cpu", non_blocking=True)
+        try:
+            if self.group is None:
+                raise ValueError("group must be set")
+        except ValueError:
+            pass
+        else:
+            torch.cuda.synchronize()
+        return x
+
+    def dispatch_caught(self, x):
+        self._prepare_caught(x)
+        return self.splits.tolist()
+        # CHECK: helpers.py:[[@LINE-1]]:16: warning: 'self.splits' is read before

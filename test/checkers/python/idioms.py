@@ -194,6 +194,24 @@ def cuda_tests(x):
     return y.tolist(), z.tolist()
 
 
+def cuda_initialized(metrics):
+    # torchrl's logger: CUDA never initialised means no copy was in flight
+    host = metrics.to("cpu", non_blocking=True)
+    if torch.cuda.is_initialized():
+        event = torch.cuda.Event()
+        event.record()
+        event.synchronize()
+    return host.tolist()
+
+
+def cuda_initialized_no_sync(metrics):
+    host = metrics.to("cpu", non_blocking=True)
+    if torch.cuda.is_initialized():
+        torch.cuda.current_stream().wait_stream(torch.cuda.default_stream())
+    return host.tolist()
+    # CHECK: idioms.py:[[@LINE-1]]:12: warning: 'host' is read before
+
+
 def correlated(g, async_copy, gs):
     if async_copy:
         y = g.to("cpu", non_blocking=True)
