@@ -49,6 +49,7 @@ class Function(HelperCalls, Producers):
         self.returned = EMPTY
         self.report = True
         self.exit_state = None
+        self.host_required = model.host_required_copies(body, self.facts)
 
     # -- the fixpoint ------------------------------------------------------
 
@@ -175,10 +176,11 @@ class Function(HelperCalls, Producers):
             flag = self.facts.query_flag(path)
             if truth and flag is not None:
                 self.sync_object(flag, st, expr)  # done = e.query(); while not done: ...
-            for c, info in list(st.live.items()):
-                if (path, not truth) in info.conds:
-                    del st.live[c]  # issued only where path had the other truth
-            st.set_literal(path, truth)
+            st.learn(path, ("truth", truth))  # drops what was issued where path had the other truth
+        compared = model.compared_constant(expr)
+        if compared is not None and model.cuda_test(expr) is None:
+            cpath, const, equal = compared  # mode == "sync" / mode != "sync" / mode is None
+            st.learn(cpath, ("eq", const, equal == truth))
         cuda = model.cuda_test(expr)
         if cuda is not None and cuda != truth:
             tested = model.tested_tensor(expr)
@@ -241,8 +243,9 @@ class Function(HelperCalls, Producers):
                 for c, info in list(st.live.items()):
                     if alias in info.events:
                         st.live[c] = info.replace(events=info.events | {path})
-            if isinstance(value_node, ast.Constant) and isinstance(target, ast.Name):
-                st.set_literal(path, bool(value_node.value))  # pending = True
+            if isinstance(value_node, ast.Constant) and (
+                    isinstance(target, ast.Name) or path.startswith("self.")):
+                st.set_literal(path, ("is", value_node.value))  # pending = True, mode = "sync"
             if (isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute)
                     and value_node.func.attr == "record_event" and not value_node.args):
                 # e = stream.record_event(): a new event, recorded on that stream
@@ -406,6 +409,8 @@ class Function(HelperCalls, Producers):
     def call(self, node, st):
         func = node.func
         copy = model.async_copy(node, self.facts)
+        if copy is None and id(node) in self.host_required:
+            copy = ("result", func.value)  # .to(device, non_blocking=True), then .numpy()
         attr = func.attr if isinstance(func, ast.Attribute) else None
         name = model.callee_name(node) or ""
         if isinstance(func, ast.Name):

@@ -161,6 +161,7 @@ class HelperCalls:
         # Copies the callee issued into its own locals and did not return are
         # its own business: it reports them itself.
         keep = (mine | callee.returned | self.self_copies(out)) - self.reported_in(callee)
+        assigned = self.m.self_assigned(fn) if is_method else EMPTY
         for v in new_writes.values():
             keep |= v
         live = {}
@@ -174,10 +175,19 @@ class HelperCalls:
             for ap, p in renames:
                 if p in info.events:
                     events |= {ap}
+            # Literals: the caller's, but what the callee knows of self's
+            # attributes it may assign (self.sync_point = "before") replaces
+            # what the caller knew of them.
             base = st.live.get(c)
             conds = base.conds if base is not None else frozenset(st.conds.items())
+            conds = frozenset(x for x in conds if x[0] not in assigned) | frozenset(
+                x for x in info.conds if x[0] in assigned)
             live[c] = Info(events, info.streams, conds)
         st.live = live
+        for k in assigned:
+            st.conds.pop(k, None)
+            if k in out.conds:
+                st.conds[k] = out.conds[k]
         st.recorded = st.recorded | frozenset(e for e in out.recorded if e.startswith("self."))
         st.misses.update(out.misses)
         if is_method:

@@ -389,6 +389,79 @@ def cuda_test(expr):
     return None
 
 
+# Calls that need their argument in host memory: a CUDA tensor raises
+# ("can't convert cuda:0 device type tensor to numpy").
+HOST_ONLY_FUNCTIONS = {"np.asarray", "np.array", "numpy.asarray", "numpy.array",
+                       "np.ascontiguousarray", "numpy.ascontiguousarray"}
+
+
+def unknown_device_to(call, facts):
+    """`x.to(dev, non_blocking=True)` with dev a name or attribute that the
+    check cannot resolve (a parameter, `self.device`, `y.device`): maybe a
+    copy to the host. Not a dtype (`torch.float16`), not a literal."""
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) \
+            or call.func.attr != "to" or to_device(call, facts) is not None:
+        return False
+    dev = kwarg(call, "device")
+    if dev is None and call.args:
+        dev = call.args[0]
+    if not isinstance(dev, (ast.Name, ast.Attribute)) or (dotted(dev) or "torch.").startswith("torch."):
+        return False
+    nb = kwarg(call, "non_blocking")
+    if nb is None and len(call.args) >= 3:
+        nb = call.args[2]
+    return nb is not None and is_true(nb, facts)
+
+
+def host_required_copies(body, facts):
+    """The ids of `.to(dev, non_blocking=True)` calls of unknown device
+    (unknown_device_to) whose result the function then needs in host
+    memory: `.numpy()` of it, or np.asarray(it), directly or through a name
+    bound once to it. The CUDA tensor would raise there, so where the
+    program works the copy went to the host."""
+    needed = set()
+
+    def mark(node):
+        while isinstance(node, ast.Subscript) or (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in VIEW_METHODS - {"numpy"}):
+            node = node.value if isinstance(node, ast.Subscript) else node.func.value
+        if isinstance(node, (ast.Name, ast.Attribute)) and dotted(node):
+            bound, known = facts.value(dotted(node))
+            node = bound if known else None
+        if isinstance(node, ast.Call) and unknown_device_to(node, facts):
+            needed.add(id(node))
+
+    for stmt in body:
+        for n in ast.walk(stmt):
+            if not isinstance(n, ast.Call):
+                continue
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "numpy" and not n.args:
+                mark(n.func.value)
+            elif callee_name(n) in HOST_ONLY_FUNCTIONS and n.args:
+                mark(n.args[0])
+    return needed
+
+
+def compared_constant(expr):
+    """For `path == c`, `path != c`, `path is c`, `path is not c` (or c on
+    the left) with path a name or attribute and c a constant: (path, c,
+    whether the test holding means path equals c); else None."""
+    if not isinstance(expr, ast.Compare) or len(expr.ops) != 1:
+        return None
+    left, right, op = expr.left, expr.comparators[0], expr.ops[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    path = dotted(left) if isinstance(left, (ast.Name, ast.Attribute)) else None
+    if path is None or not isinstance(right, ast.Constant):
+        return None
+    if isinstance(op, (ast.Eq, ast.Is)):
+        return path, right.value, True
+    if isinstance(op, (ast.NotEq, ast.IsNot)):
+        return path, right.value, False
+    return None
+
+
 def maybe_copy(call):
     """Could this call be an asynchronous device-to-host copy, whatever
     its operands turn out to be? (`x.to(..., non_blocking=<not False>)`,

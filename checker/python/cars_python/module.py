@@ -189,6 +189,7 @@ class Module:
         self.writes = {}  # write id -> producers.Write
         self.multi_stream = uses_streams(tree)
         self._may_write = {}
+        self._self_assigned = {}
         self.cost = 0
         self.prepared = {}  # id(function) -> (facts, cfg, params): built once
         self._class_facts = {}
@@ -246,6 +247,21 @@ class Module:
                                 flags[k] = changed = True
         self.copying = {k for k, (c, _) in own.items() if c}
         self.effectful = {k for k, (_, e) in own.items() if e}
+
+    def self_assigned(self, fn):
+        """The attributes of self that fn assigns (`self.mode = ...`)."""
+        key = id(fn)
+        if key not in self._self_assigned:
+            paths = set()
+            for n in ast.walk(fn):
+                targets = (n.targets if isinstance(n, ast.Assign) else [n.target]
+                           if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else [])
+                for t in targets:
+                    path = model.dotted(t)
+                    if path and path.startswith("self."):
+                        paths.add(path)
+            self._self_assigned[key] = frozenset(paths)
+        return self._self_assigned[key]
 
     def may_write(self, fn):
         """Whether fn may do device work that writes a tensor it is handed

@@ -12,7 +12,8 @@ State at a program point (State):
   writes    device work on a tensor (the producer diagnostic) not yet known
             to be complete, each with an Info as a copy's
   recorded  event paths recorded on some path / on every path (the notes)
-  conds     branch literals on every path (name -> truth)
+  conds     literals on every path: name -> ("is", constant) where a
+            constant was assigned, ("truth", bool) where a branch tested it
   cur       the current stream, a stack (`with torch.cuda.stream(s):`)
   misses    copy -> the last call that looked like a sync and did not cover
             it, for the note
@@ -131,9 +132,39 @@ class State:
                     events=info.events - {path},
                     conds=frozenset(x for x in info.conds if x[0] != path))
 
-    def set_literal(self, name, truth):
-        """On this path, name's truth is known (a branch taken, a constant
-        assigned): every copy in flight holds it."""
-        self.conds[name] = truth
+    def set_literal(self, name, lit):
+        """On this path, what name holds is known (a constant assigned, a
+        branch taken): every copy in flight holds it."""
+        self.conds[name] = lit
         for c, info in list(self.live.items()):
-            self.live[c] = info.replace(conds=(info.conds - {(name, not truth)}) | {(name, truth)})
+            self.live[c] = info.replace(
+                conds=frozenset(x for x in info.conds if x[0] != name) | {(name, lit)})
+
+    def learn(self, name, test):
+        """A branch on name was taken with `test` (see contradicts): drop
+        the copies and writes issued only where name held something else,
+        and remember what is known now."""
+        for c, info in list(self.live.items()):
+            if any(n == name and contradicts(lit, test) for n, lit in info.conds):
+                del self.live[c]
+        old = self.conds.get(name)
+        if test[0] == "truth":
+            if old is None or old[0] != "is":
+                self.set_literal(name, test)
+        elif test[2]:
+            self.set_literal(name, ("is", test[1]))  # name == c held
+
+
+def contradicts(lit, test):
+    """Whether a literal (("is", value): name was assigned the constant
+    value; ("truth", t): name tested t) rules out a branch test (("truth",
+    T): `if name:` taken with T; ("eq", c, T): `name == c` was T)."""
+    if test[0] == "truth":
+        held = bool(lit[1])
+        return held != test[1]
+    if lit[0] != "is":
+        return False  # only its truth is known
+    try:
+        return (lit[1] == test[1]) != test[2]
+    except Exception:  # a constant that does not compare
+        return False

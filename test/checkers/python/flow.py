@@ -100,3 +100,74 @@ def rebound_before_read(b):
     t = b.to("cpu", non_blocking=True)
     t = torch.zeros(3)
     return t.tolist()
+
+
+# Literals by value: a constant assigned where the copy is issued, and the
+# sync under a test of that constant (`==`, `!=`, `is`), also when a method
+# of the class sets self's attribute (bytemlperf's MoE token dispatcher).
+def mode_string(g, capacity):
+    mode = "none"
+    if capacity is not None:
+        n = g.to("cpu", non_blocking=True)
+        mode = "sync"
+    else:
+        n = g.numel()
+    if mode == "sync":
+        torch.cuda.current_stream().synchronize()
+    return int(n)
+
+
+def mode_string_other_value(g, capacity):
+    mode = "none"
+    if capacity is not None:
+        n = g.to("cpu", non_blocking=True)
+        mode = "sync"
+    else:
+        n = g.numel()
+    if mode == "none":
+        torch.cuda.current_stream().synchronize()
+    return int(n)
+    # CHECK: flow.py:[[@LINE-1]]:16: warning: 'n' is passed to 'int' before
+
+
+def mode_not_equal(g, capacity):
+    mode = None
+    if capacity is not None:
+        n = g.to("cpu", non_blocking=True)
+        mode = "sync"
+    else:
+        n = g.numel()
+    if mode is not None:
+        torch.cuda.synchronize()
+    return int(n)
+
+
+class TokenDispatcher:
+    def preprocess(self, counts, capacity):
+        self.sync_point = "no_sync"
+        if capacity is not None:
+            self.num_out = counts.sum().to(torch.device("cpu"), non_blocking=True)
+            self.sync_point = "before_permutation"
+        else:
+            self.num_out = counts.numel()
+
+    def dispatch(self, x, counts, capacity):
+        self.preprocess(counts, capacity)
+        if self.sync_point == "before_permutation":
+            torch.cuda.current_stream().synchronize()
+        return permute(x, num_out=self.num_out)
+
+    def preprocess_late_flag(self, counts, capacity):
+        self.sync_point = "no_sync"
+        if capacity is not None:
+            self.num_out = counts.sum().to(torch.device("cpu"), non_blocking=True)
+        else:
+            self.num_out = counts.numel()
+            self.sync_point = "before_permutation"
+
+    def dispatch_late_flag(self, x, counts, capacity):
+        self.preprocess_late_flag(counts, capacity)
+        if self.sync_point == "before_permutation":
+            torch.cuda.current_stream().synchronize()
+        return permute(x, num_out=self.num_out)
+        # CHECK: flow.py:[[@LINE-1]]:35: warning: 'self.num_out' is passed to 'permute' before
