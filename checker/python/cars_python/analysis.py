@@ -42,7 +42,7 @@ class Function(HelperCalls, Producers):
         self.m, self.node, self.depth = module, node, depth
         self.stack = stack + (id(node),)
         self.cls = module.method_class.get(id(node))
-        self.facts, self.cfg, self.params = module.prepare(node, body)
+        self.facts, self.cfg, self.params = module.prepare(node, body, defaults=depth == 0)
         self.findings = []
         self._local_defs = None
         self.stream_ordered = 0

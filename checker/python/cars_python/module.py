@@ -332,24 +332,34 @@ class Module:
             self._class_facts[cls] = f
         return self._class_facts[cls]
 
-    def prepare(self, node, body):
-        key = id(node)
+    def prepare(self, node, body, defaults=False):
+        """(facts, cfg, parameter names) of a function, built once. With
+        `defaults`, a parameter the body never rebinds whose default is a
+        constant (`device="cpu"`, `non_blocking=True`) holds it: the
+        function analysed on its own, as a call that omits it runs; a run
+        looked through from a call knows nothing of its parameters."""
+        key = (id(node), defaults)
         if key not in self.prepared:
-            params = []
+            params, consts = [], {}
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 a = node.args
-                params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+                positional = a.posonlyargs + a.args
+                params = [p.arg for p in positional + a.kwonlyargs]
+                pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + [
+                    (p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+                consts = {p.arg: d for p, d in pairs if isinstance(d, ast.Constant)}
                 if a.vararg:
                     params.append(a.vararg.arg)
                 if a.kwarg:
                     params.append(a.kwarg.arg)
             parent = self.facts
-            cls = self.method_class.get(key)
+            cls = self.method_class.get(id(node))
             if cls is not None:
                 parent = self.class_facts(cls)
             facts = Facts(body, parent=parent)
             for p in params:
-                facts.values[p] = None
+                rebound = p in facts.values
+                facts.values[p] = consts.get(p) if defaults and not rebound else None
             self.prepared[key] = (facts, build_cfg(body), params)
         return self.prepared[key]
 
