@@ -27,6 +27,7 @@ import ast
 import heapq
 
 from . import model
+from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
 from .module import MAX_COST, Module  # noqa: F401 (MAX_COST: the docs' name)
 from .producers import Producers
@@ -35,7 +36,7 @@ from .state import EMPTY, Copy, Finding, Info, OverBudget, State
 MAX_VISITS = 20000
 
 
-class Function(HelperCalls, Producers):
+class Function(HelperCalls, Producers, Containers):
     """The analysis of one function body with a given entry state."""
 
     def __init__(self, module, node, body, depth=0, stack=()):
@@ -50,6 +51,7 @@ class Function(HelperCalls, Producers):
         self.report = True
         self.exit_state = None
         self.host_required = model.host_required_copies(body, self.facts)
+        self.comp_values = {}  # id(comprehension) -> the copies of its element
 
     # -- the fixpoint ------------------------------------------------------
 
@@ -102,6 +104,7 @@ class Function(HelperCalls, Producers):
                 self.consume(self.ev(node.iter, st), node.iter, st)
             elif kind == "bind":
                 self.kill_target(node.target, st)
+                self.bind_iteration(node, st)
             elif kind == "enter":
                 ctx = node.context_expr
                 self.ev(ctx, st)
@@ -232,13 +235,17 @@ class Function(HelperCalls, Producers):
 
     def assign(self, target, value_node, v, st):
         path = model.dotted(target)
+        held = self.elements_of(value_node, v, st)  # a container of copies
         if isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp,
                                    ast.DictComp, ast.SetComp)):
-            v = EMPTY  # a container holds it: not followed (its len() or truth is no read)
+            v = EMPTY  # a container holds it: its len() or truth is no read (containers.py)
         if path is not None:
             alias = model.dotted(value_node) if isinstance(value_node, (ast.Name, ast.Attribute)) else None
             st.forget(path)  # path names another object now
             self.forget_writes(path, st)
+            self.forget_container(path, st)
+            if held and (isinstance(target, ast.Name) or path.startswith("self.")):
+                st.elems[path] = held
             if alias:  # e2 = e: the same event
                 for c, info in list(st.live.items()):
                     if alias in info.events:
@@ -277,6 +284,10 @@ class Function(HelperCalls, Producers):
             self.consume(self.ev(target.slice, st), target.slice, st)
             slice_copy = self.is_tensor_store(target, st)
             self.access(base, target, st, "written")
+            root = model.dotted(target.value)
+            if not slice_copy and v and root and (isinstance(target.value, ast.Name)
+                                                   or root.startswith("self.")):
+                self.store_elements(root, v, st, replace=False)  # d[k] = t
             if not base:
                 self.note_write(target, target, st)  # b[:] = v on the device
             if v and slice_copy:
@@ -305,6 +316,7 @@ class Function(HelperCalls, Producers):
                 st.names.pop(n.id, None)
                 st.forget(n.id)
                 self.forget_writes(n.id, st)
+                self.forget_container(n.id, st)
                 for k in [k for k in st.names if k.startswith(n.id + ".")]:
                     del st.names[k]
         path = model.dotted(t)
@@ -338,7 +350,8 @@ class Function(HelperCalls, Producers):
         if isinstance(node, ast.Subscript):
             v = self.ev(node.value, st)
             self.consume(self.ev(node.slice, st), node.slice, st)
-            return v
+            held = self.elements_of(node.value, EMPTY, st)
+            return v | held  # outs[i]: an element
         if isinstance(node, ast.Call):
             return self.call(node, st)
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
@@ -385,9 +398,9 @@ class Function(HelperCalls, Producers):
                     self.consume(self.ev(cond, st), cond, st)
             if isinstance(node, ast.DictComp):
                 self.consume(self.ev(node.key, st), node.key, st)
-                self.ev(node.value, st)
+                self.comp_values[id(node)] = self.ev(node.value, st)
             else:
-                self.ev(node.elt, st)
+                self.comp_values[id(node)] = self.ev(node.elt, st)
             return EMPTY
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(
                 node.left, (ast.List, ast.Tuple, ast.Name)) and isinstance(node.right, (ast.List, ast.Tuple)):
@@ -469,6 +482,9 @@ class Function(HelperCalls, Producers):
             what = "passed to '%s'" % (attr or name.rsplit(".", 1)[-1] or "a function")
             for a, v in arg_vals + kw_vals:
                 self.access(v, a, st, what)
+        self.read_containers(node, name, st)  # torch.cat(outs)
+        if attr in ADDING_METHODS | EXTENDING_METHODS and not obj_v:
+            self.container_call(node, attr, arg_vals, st)  # outs.append(t)
         # The object of a method call.
         if attr is not None and obj_v and attr not in model.STORING_METHODS:
             if attr in model.META_METHODS or (attr == "type" and not node.args and not node.keywords):

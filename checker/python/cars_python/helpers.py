@@ -123,6 +123,9 @@ class HelperCalls:
             for k, v in st.wnames.items():
                 if k.startswith("self."):
                     entry.wnames[k] = v
+            for k, v in st.elems.items():
+                if k.startswith("self."):
+                    entry.elems[k] = v
         entry.misses = dict(st.misses)
         key = (id(fn), self.depth, entry.key())
         callee = self.m.helper_runs.get(key)
@@ -196,15 +199,23 @@ class HelperCalls:
             for k, v in out.names.items():
                 if k.startswith("self."):
                     st.names[k] = v
+            for k in [k for k in st.elems if k.startswith("self.")]:
+                del st.elems[k]
+            for k, v in out.elems.items():
+                if k.startswith("self."):
+                    st.elems[k] = v
         for dest, v in new_writes.items():
             st.wnames[dest] = frozenset(w for w in st.wnames.get(dest, EMPTY) | v if w in live)
         return callee.returned
 
     def self_copies(self, out):
+        """The copies the callee left named by self's attributes, directly
+        or as elements of a container."""
         s = EMPTY
-        for k, v in out.names.items():
-            if k.startswith("self."):
-                s |= v
+        for table in (out.names, out.elems):
+            for k, v in table.items():
+                if k.startswith("self."):
+                    s |= v
         return s
 
     def reported_in(self, callee):

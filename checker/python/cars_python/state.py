@@ -9,6 +9,8 @@ State at a program point (State):
             it is in flight (must: intersected at joins): the events recorded
             after it, the streams ordered after it (its own; those made to
             wait for it), the branch literals since it was issued
+  elems     container path ('outs', 'self.bufs') -> the copies among its
+            elements (containers.py)
   writes    device work on a tensor (the producer diagnostic) not yet known
             to be complete, each with an Info as a copy's
   recorded  event paths recorded on some path / on every path (the notes)
@@ -82,11 +84,13 @@ class Info:
 class State:
     """The state at a program point (this module's docstring says what
     each part holds)."""
-    __slots__ = ("names", "live", "recorded", "recorded_all", "cur", "misses", "conds", "wnames")
+    __slots__ = ("names", "live", "recorded", "recorded_all", "cur", "misses", "conds", "wnames",
+                 "elems")
 
     def __init__(self, names=None, live=None, recorded=EMPTY, cur=(model.CURRENT,), misses=None,
-                 conds=None, recorded_all=EMPTY, wnames=None):
+                 conds=None, recorded_all=EMPTY, wnames=None, elems=None):
         self.names = names or {}
+        self.elems = elems or {}        # container path -> the copies among its elements
         self.live = live or {}          # copy or write id -> Info
         self.wnames = wnames or {}      # path -> the writes on it (producers.py)
         self.recorded = recorded        # event paths recorded on some path here
@@ -97,7 +101,8 @@ class State:
 
     def copy(self):
         return State(dict(self.names), dict(self.live), self.recorded, self.cur,
-                     dict(self.misses), dict(self.conds), self.recorded_all, dict(self.wnames))
+                     dict(self.misses), dict(self.conds), self.recorded_all, dict(self.wnames),
+                     dict(self.elems))
 
     def current(self):
         return self.cur[-1]
@@ -106,7 +111,7 @@ class State:
         return (frozenset(self.names.items()),
                 frozenset((c, i.key()) for c, i in self.live.items()),
                 self.recorded, self.recorded_all, self.cur, frozenset(self.conds.items()),
-                frozenset(self.wnames.items()))
+                frozenset(self.wnames.items()), frozenset(self.elems.items()))
 
     def join(self, other):
         names, wnames = dict(self.names), dict(self.wnames)
@@ -114,6 +119,9 @@ class State:
             names[k] = names.get(k, EMPTY) | v
         for k, v in other.wnames.items():
             wnames[k] = wnames.get(k, EMPTY) | v
+        elems = dict(self.elems)
+        for k, v in other.elems.items():
+            elems[k] = elems.get(k, EMPTY) | v
         live = dict(other.live)
         for c, info in self.live.items():
             live[c] = info.meet(live[c]) if c in live else info
@@ -121,7 +129,7 @@ class State:
         misses.update(self.misses)
         conds = {k: v for k, v in self.conds.items() if other.conds.get(k) == v}
         return State(names, live, self.recorded | other.recorded, self.cur, misses, conds,
-                     self.recorded_all & other.recorded_all, wnames)
+                     self.recorded_all & other.recorded_all, wnames, elems)
 
     def forget(self, path):
         """path names something else now: drop it from events and literals."""

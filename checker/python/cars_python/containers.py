@@ -1,0 +1,97 @@
+"""Copies kept in containers (a mixin of analysis.Function): lists, tuples
+and dicts of pending copies, built by a literal, a comprehension,
+`append` / `insert` / `extend` or `d[k] = t`, and named by a local or an
+attribute of self. State.elems maps the container's path to the copies
+among its elements.
+
+What reads the elements: a torch or NumPy function given the container
+(`torch.cat(outs)`, `torch.stack(outs)`, `np.concatenate(outs)`: they read
+every tensor in it), and an element taken out of it (`outs[i]`, `for o in
+outs:`), which is then a tensor like any other (what is done with it
+decides). What does not: the container's truth or length, storing more into
+it, returning it, handing it to a function that is not torch's or NumPy's
+(it may only store it: a queue, a record). The copies stay in flight until
+a synchronization covers them, as any copy.
+
+May call: model, state.
+"""
+
+import ast
+
+from . import model
+from .state import EMPTY
+
+# Module prefixes of functions that read the tensors of a container they
+# are given.
+READING_MODULES = ("torch.", "np.", "numpy.")
+# Methods that put their (last) argument into the container.
+ADDING_METHODS = {"append", "insert", "appendleft"}
+# Methods that put the elements of their argument into the container.
+EXTENDING_METHODS = {"extend", "extendleft"}
+
+
+def container_path(node):
+    """The path of a container a statement can name again later: a local
+    or an attribute of self."""
+    path = model.dotted(node)
+    if path and (isinstance(node, ast.Name) or path.startswith("self.")):
+        return path
+    return None
+
+
+class Containers:
+    """Methods of analysis.Function for copies kept in containers."""
+
+    def elements_of(self, node, v, st):
+        """The copies among the elements of a container expression whose
+        value (ev) was v: a literal's elements, a comprehension's element,
+        another container's elements."""
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            return v
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            return self.comp_values.get(id(node), EMPTY)
+        path = container_path(node)
+        return st.elems.get(path, EMPTY) if path else EMPTY
+
+    def store_elements(self, path, copies, st, replace):
+        """Container `path` holds `copies` now (replace), or more of them."""
+        held = copies if replace else st.elems.get(path, EMPTY) | copies
+        if held:
+            st.elems[path] = held
+        else:
+            st.elems.pop(path, None)
+
+    def container_call(self, node, attr, arg_vals, st):
+        """`outs.append(t)`, `outs.extend(ts)`: the container holds them."""
+        path = container_path(node.func.value)
+        if path is None or not arg_vals:
+            return
+        if attr in ADDING_METHODS:
+            a, v = arg_vals[-1]
+            self.store_elements(path, v, st, replace=False)
+        elif attr in EXTENDING_METHODS:
+            a, v = arg_vals[0]
+            self.store_elements(path, self.elements_of(a, v, st), st, replace=False)
+
+    def read_containers(self, node, name, st):
+        """torch.cat(outs) / np.stack(outs): the tensors in outs are read."""
+        if not name.startswith(READING_MODULES):
+            return
+        short = name.rsplit(".", 1)[-1]
+        for a in list(node.args) + [k.value for k in node.keywords if k.arg != "out"]:
+            path = container_path(a)
+            held = st.elems.get(path, EMPTY) if path else EMPTY
+            if held:
+                self.access(held, a, st, "passed to '%s'" % short)
+
+    def bind_iteration(self, loop, st):
+        """`for o in outs:`: o is one of the elements."""
+        path = container_path(loop.iter)
+        held = st.elems.get(path, EMPTY) if path else EMPTY
+        if held and isinstance(loop.target, ast.Name):
+            st.names[loop.target.id] = held
+
+    def forget_container(self, path, st):
+        """path names another object now."""
+        for k in [k for k in st.elems if k == path or k.startswith(path + ".")]:
+            del st.elems[k]
