@@ -284,10 +284,8 @@ class Function(HelperCalls, Producers, Containers):
             self.consume(self.ev(target.slice, st), target.slice, st)
             slice_copy = self.is_tensor_store(target, st)
             self.access(base, target, st, "written")
-            root = model.dotted(target.value)
-            if not slice_copy and v and root and (isinstance(target.value, ast.Name)
-                                                   or root.startswith("self.")):
-                self.store_elements(root, v, st, replace=False)  # d[k] = t
+            if not slice_copy and v:
+                self.store_element(target, v, st)  # d[k] = t
             if not base:
                 self.note_write(target, target, st)  # b[:] = v on the device
             if v and slice_copy:
@@ -350,8 +348,7 @@ class Function(HelperCalls, Producers, Containers):
         if isinstance(node, ast.Subscript):
             v = self.ev(node.value, st)
             self.consume(self.ev(node.slice, st), node.slice, st)
-            held = self.elements_of(node.value, EMPTY, st)
-            return v | held  # outs[i]: an element
+            return v | self.element_of(node, st)  # d["a"]: the element stored under "a"
         if isinstance(node, ast.Call):
             return self.call(node, st)
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):

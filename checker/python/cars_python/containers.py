@@ -6,9 +6,11 @@ among its elements.
 
 What reads the elements: a torch or NumPy function given the container
 (`torch.cat(outs)`, `torch.stack(outs)`, `np.concatenate(outs)`: they read
-every tensor in it), and an element taken out of it (`outs[i]`, `for o in
-outs:`), which is then a tensor like any other (what is done with it
-decides). What does not: the container's truth or length, storing more into
+every tensor in it), and an element taken out of it, which is then a tensor
+like any other (what is done with it decides): each element in turn (`for
+o in outs:`), or the one stored under the same constant key (`d["a"] = t`
+... `d["a"]`). An element taken out by another key or index may be one
+that is not in flight, so it is not claimed. What does not: the container's truth or length, storing more into
 it, returning it, handing it to a function that is not torch's or NumPy's
 (it may only store it: a queue, a record). The copies stay in flight until
 a synchronization covers them, as any copy.
@@ -28,6 +30,15 @@ READING_MODULES = ("torch.", "np.", "numpy.")
 ADDING_METHODS = {"append", "insert", "appendleft"}
 # Methods that put the elements of their argument into the container.
 EXTENDING_METHODS = {"extend", "extendleft"}
+
+
+def element_path(node):
+    """`d["a"]` / `outs[0]` of a container path with a constant key: the
+    path its element is kept under, or None."""
+    if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Constant):
+        return None
+    path = container_path(node.value)
+    return "%s[%r]" % (path, node.slice.value) if path else None
 
 
 def container_path(node):
@@ -91,7 +102,24 @@ class Containers:
         if held and isinstance(loop.target, ast.Name):
             st.names[loop.target.id] = held
 
+    def element_of(self, node, st):
+        """The copies an element taken out of a container may be: the one
+        stored under the same constant key."""
+        path = element_path(node)
+        return st.elems.get(path, EMPTY) if path else EMPTY
+
+    def store_element(self, target, v, st):
+        """`d[k] = t`: d holds t, under k when k is a constant."""
+        root = container_path(target.value)
+        if root is None:
+            return
+        self.store_elements(root, v, st, replace=False)
+        key = element_path(target)
+        if key is not None:
+            self.store_elements(key, v, st, replace=True)
+
     def forget_container(self, path, st):
         """path names another object now."""
-        for k in [k for k in st.elems if k == path or k.startswith(path + ".")]:
+        for k in [k for k in st.elems
+                  if k == path or k.startswith(path + ".") or k.startswith(path + "[")]:
             del st.elems[k]

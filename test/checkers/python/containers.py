@@ -73,3 +73,14 @@ class Snap:
         self.capture(xs)
         torch.cuda.synchronize()
         return torch.stack(self.host)
+
+
+def element_by_another_key(params):
+    # lightx2v's to_cpu_async: the element taken out by a key of this
+    # iteration may not be the one stored in flight under another
+    for name, p in params.items():
+        if p.is_floating_point():
+            params[name] = p.to("cpu", non_blocking=True)
+        else:
+            params[name].to_cpu(non_blocking=True)
+    torch.cuda.synchronize()
