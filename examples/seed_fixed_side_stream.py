@@ -4,12 +4,12 @@ synchronized before the host reads the result.
     with torch.cuda.stream(side): temp = b.to('cpu', non_blocking=True)
     side.synchronize(); a[:] = temp
 
-The host access comes after a synchronization that covers the copy, so the
-check is silent on it. The side stream waits for the default stream, where
-model_step writes b (side.wait_stream(...)); without that wait the copy
+The host access comes after a synchronization that covers the copy, and
+the side stream waits for the default stream, where model_step writes b
+(side.wait_stream(...)), so the check is silent. Without that wait the copy
 itself may read b before the producer has finished (stale in 9 of 10 runs
-on an H200, runtime/cases/py_side_stream_no_wait.py), a device-side race
-that this diagnostic does not claim. Run: python3 examples/seed_fixed_side_stream.py
+on an H200): examples/seed_fix2_no_wait.py, which the check reports at the
+copy. Run: python3 examples/seed_fixed_side_stream.py
 """
 import torch
 

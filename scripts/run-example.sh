@@ -29,7 +29,7 @@ for f in seed_race.cu seed_fixed_sync.cu seed_fixed_event.cu; do
 done
 # The same seed in PyTorch Python, through the launcher (the Python front
 # end: no plugin or toolkit needed for it).
-for f in seed_race.py seed_fixed_sync.py seed_fixed_side_stream.py; do
+for f in seed_race.py seed_fixed_sync.py seed_fixed_side_stream.py seed_fix2_no_wait.py; do
   echo "== examples/$f"
   out=$(/usr/bin/python3 "$ROOT/tools/cuda-async-read-before-sync" --quiet "$ROOT/examples/$f" 2>/dev/null || true)
   [ -n "$out" ] && printf '%s\n' "$out"
