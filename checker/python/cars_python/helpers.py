@@ -108,8 +108,9 @@ class HelperCalls:
                 for c, info in entry.live.items():
                     if ap in info.events:
                         entry.live[c] = info.replace(events=info.events | {p})
-        # Writes in flight on the arguments: the callee's parameters name them.
-        wpassed = passed_roots = {}
+        # Writes in flight on the arguments: the callee's parameters name them
+        # (wpassed: parameter -> the caller's tensor path).
+        wpassed = {}
         for p, a in list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]:
             root = tensor_root(a)
             if p and root and not isinstance(a, ast.Starred):
@@ -148,7 +149,7 @@ class HelperCalls:
             wid = getattr(f, "write_id", None)
             if wid in mine and wid in self.m.writes and f.copy_node is not None:
                 # the callee copies what the caller's work writes
-                arg = passed_roots.get(f.copy_src)
+                arg = wpassed.get(f.copy_src)
                 self.report_producer(f.copy_node, self.m.writes[wid], f.copy_stream, st,
                                      arg or f.copy_src, at=node, extra_note=(
                                          f.line, f.col, "'%s' copies it to the host here"
