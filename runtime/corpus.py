@@ -254,8 +254,9 @@ def format_rows(head, rows):
 def tidy_command(case, clang_tidy, plugin, cuda_path, extra):
     """The same command line as the lit RUN lines (%clang_tidy_cars ... --
     %cuda_real_flags, or the libtorch flags of the .cpp cases)."""
-    if case.python:  # the Python front end, as the launcher runs it
-        return [sys.executable, "-m", "cars_python", "--quiet", case.path]
+    if case.python:  # the Python front end, as the launcher runs it, with the module it imports
+        return [sys.executable, "-m", "cars_python", "--quiet", case.path,
+                os.path.join(HERE, "rt_torch.py")]
     cmd = [clang_tidy, "--quiet", "--load=" + plugin, "-checks=-*," + CHECK_NAME] + extra
     if case.torch:
         return cmd + [case.path, "--", "-x", "c++", "-std=c++17", "-isystem", TORCH_API_INCLUDE,

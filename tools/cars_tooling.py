@@ -703,9 +703,10 @@ def python_findings(paths, root):
         return {"message": message, "path": path, "uri": uri, "uri_base": base,
                 "line": line, "col": col, "end_col": end_col, "text": text}
 
+    project = report.Project(list(paths), report.analysis.build_module)
     for path in paths:
         try:
-            findings, source = report.check_file(path)
+            findings, source = report.check_file(path, project)
         except SyntaxError as e:
             f = where(path, e.lineno or 1, e.offset or 1, None, e.msg, [])
             f.update(rule="clang-diagnostic-error", level="error", notes=[])
@@ -721,8 +722,11 @@ def python_findings(paths, root):
             print("%s:%d:1: remark: %s" % (path, line, report.remark(name)), file=sys.stderr)
         for pf in findings:
             f = where(path, pf.line, pf.col, pf.end_col, pf.message, lines)
+            files = getattr(pf, "note_files", None) or [None] * len(pf.notes)
             f.update(rule=CHECK, level="warning",
-                     notes=[where(path, l, c, None, t, lines) for l, c, t in pf.notes])
+                     notes=[where(other, l, c, None, t, report.other_lines(other)) if other
+                            else where(path, l, c, None, t, lines)
+                            for (l, c, t), other in zip(pf.notes, files)])
             out.append(f)
     return out
 

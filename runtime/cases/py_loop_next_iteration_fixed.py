@@ -6,7 +6,7 @@
 #
 # Twin: py_loop_next_iteration.py
 #
-# RUN: %cars_python %s | FileCheck %s --allow-empty --implicit-check-not='warning:'
+# RUN: %cars_python %s %S/../rt_torch.py | FileCheck %s --allow-empty --implicit-check-not='warning:'
 import os
 import sys
 

@@ -8,7 +8,7 @@
 #
 # Twins: py_producer_side_copy_wait_stream.py, py_producer_side_copy_event.py
 #
-# RUN: %cars_python %s | FileCheck %s --allow-empty --implicit-check-not='warning:'
+# RUN: %cars_python %s %S/../rt_torch.py | FileCheck %s --allow-empty --implicit-check-not='warning:'
 import os
 import sys
 

@@ -3,14 +3,12 @@
 #
 # semantics.md row: Python, copy under torch.cuda.stream(side) without wait_stream; the producer is on the default stream
 # Expected on the GPU: the access reads stale data (the sentinel b held before the producer)
-# Expected from the check: the C++ check's producer diagnostic warns at the copy in the libtorch
-#   twin (torch_side_stream_copy_no_wait.cpp); the Python front end has no producer diagnostic yet,
-#   and its host access is after a covering sync, so it is silent here
-# rt-not-modelled: a device-side race (the copy reads b before its producer finished), which the Python front end does not diagnose yet
+# Expected from the check: warns at the copy (the producer diagnostic: the producer is rt.produce,
+#   in rt_torch.py, which the RUN line gives the front end with the case, as a project's modules)
 #
 # Twin: py_side_stream_wait_stream.py
 #
-# RUN: %cars_python %s | FileCheck %s --allow-empty --implicit-check-not='warning:'
+# RUN: %cars_python %s %S/../rt_torch.py | FileCheck %s --allow-empty --implicit-check-not='warning:'
 import os
 import sys
 
@@ -27,6 +25,7 @@ def scenario():
     rt.produce(b, gen)  # on the current (default) stream
     with torch.cuda.stream(side):
         temp = b.to("cpu", non_blocking=True)  # copy: read
+    # CHECK: :[[@LINE-1]]:16: warning: the asynchronous device-to-host copy of 'b' on stream 'side' may read it before the work that writes it on the current stream has finished
     side.synchronize()
     v = temp[0].item()  # access: read
     rt.observe("read", v, gen)

@@ -5,8 +5,10 @@ of the destination of an asynchronous device-to-host copy
 before a synchronization that covers it, in clang-tidy's output format.
 
 Layout: model.py (the PyTorch API model), cfg.py (a function's control-flow
-graph), analysis.py (the flow analysis), report.py (findings as text,
-suppressions, the command line), flake8.py (the flake8 plugin). Standard
+graph), state.py / module.py / analysis.py / helpers.py / producers.py /
+containers.py (the flow analysis), project.py (the run's files as one
+project), report.py (findings as text, suppressions, the command line),
+flake8.py (the flake8 plugin). Standard
 library only; Python 3.8 or newer.
 """
 
@@ -49,15 +51,17 @@ def _deep(fn, *args):
     return result[0]
 
 
-def check_source(source, filename="<string>"):
+def check_source(source, filename="<string>", project=None):
     """Findings of one module's source text: an analysis.Result, a list of
     analysis.Finding (line, col 1-based, message, notes [(line, col,
     text)]), suppressions applied, whose not_analysed lists the functions
-    the analysis budget stopped. Raises SyntaxError on code that does not
-    parse."""
+    the analysis budget stopped. With a project.Project of the run's files
+    (filename one of them), calls into its other modules are followed.
+    Raises SyntaxError on code that does not parse."""
     import ast
     from . import analysis, report
-    found = _deep(lambda: analysis.analyse(ast.parse(source, filename=filename), source))
+    found = _deep(lambda: analysis.analyse(ast.parse(source, filename=filename), source,
+                                           project, filename if project is not None else None))
     result = analysis.Result(report.unsuppressed(found, source))
     result.not_analysed = found.not_analysed
     return result

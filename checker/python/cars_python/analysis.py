@@ -52,6 +52,9 @@ class Function(HelperCalls, Producers, Containers):
         self.exit_state = None
         self.host_required = model.host_required_copies(body, self.facts)
         self.comp_values = {}  # id(comprehension) -> the copies of its element
+        # Whether writes are tracked (producers.py): the module of the
+        # analysed function names streams; a helper inherits it.
+        self.multi_stream = module.multi_stream
 
     # -- the fixpoint ------------------------------------------------------
 
@@ -504,7 +507,7 @@ class Function(HelperCalls, Producers, Containers):
             how, what = copy
             src = node.args[0] if how == "into" else func.value
             self.check_copy(node, src, st)
-            c = Copy(node, None, st.current(), model.dotted(src))
+            c = Copy(node, None, st.current(), model.dotted(src), self.m.path)
             if how == "into":
                 c.name = model.dotted(what) or self.m.text(what)
             self.m.copies[c.id] = c
@@ -613,10 +616,10 @@ class Function(HelperCalls, Producers, Containers):
                 if path in info.events:
                     del st.live[cid]
                 elif path not in st.recorded_all:
-                    st.misses[cid] = (node, "event '%s' is synchronized here, but it is not recorded "
+                    st.misses[cid] = (node, self.m.path, "event '%s' is synchronized here, but it is not recorded "
                                             "after the copy on every path to this point" % path)
                 else:
-                    st.misses[cid] = (node, "event '%s' was recorded before the copy, or on another "
+                    st.misses[cid] = (node, self.m.path, "event '%s' was recorded before the copy, or on another "
                                             "stream, so synchronizing it does not wait for the copy" % path)
             return
         stream = model.stream_of(obj, self.facts, st)
@@ -636,7 +639,7 @@ class Function(HelperCalls, Producers, Containers):
                 del st.live[cid]
             else:
                 c = self.m.copies.get(cid)
-                st.misses[cid] = (node, "this synchronizes %s, not %s, the copy's stream"
+                st.misses[cid] = (node, self.m.path, "this synchronizes %s, not %s, the copy's stream"
                                   % (stream.describe(), c.stream.describe() if c else "the copy's"))
 
     def record(self, path, stream, st):
@@ -660,7 +663,7 @@ class Function(HelperCalls, Producers, Containers):
             other = model.stream_of(what, self.facts, st)
             covered = [c for c, info in st.live.items() if self.ordered(other, info)]
         for cid, info in list(st.live.items()):
-            st.misses[cid] = (node, model.NOT_SYNCS[attr])
+            st.misses[cid] = (node, self.m.path, model.NOT_SYNCS[attr])
             if cid in covered:
                 st.live[cid] = info.replace(streams=info.streams | {waiter})
 
@@ -697,13 +700,13 @@ class Function(HelperCalls, Producers, Containers):
         msg = ("'%s' is %s before the asynchronous device-to-host copy into it is known to be complete"
                % (shown, how))
         notes = [(c.line, c.col, "asynchronous device-to-host copy into '%s' on %s is issued here"
-                  % (into, c.stream.describe()))]
+                  % (into, c.stream.describe()), self.elsewhere(c.file))]
         if extra_note:
             notes.append(extra_note)
         miss = st.misses.get(cid)
         if miss is not None:
-            mnode, text = miss
-            notes.append((mnode.lineno, mnode.col_offset + 1, text))
+            mnode, mfile, text = miss
+            notes.append((mnode.lineno, mnode.col_offset + 1, text, self.elsewhere(mfile)))
         f = Finding(node, msg, notes)
         f.copy_id, f.path, f.how = cid, path, how
         self.findings.append(f)
@@ -745,12 +748,47 @@ class _Aliases(ast.NodeTransformer):
         return new
 
 
-def analyse(tree, source):
-    """Findings of a parsed module (a Result)."""
+def calls_project_copier(m, node):
+    """Whether a body calls a function of another module of the project
+    that may issue a copy (m.copying covers the module's own)."""
+    if m.project is None:
+        return False
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Call):
+            continue
+        f, fn = n.func, None
+        if isinstance(f, ast.Name):
+            fn = m.imported(f.id)
+        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+            fn = m.imported(f.value.id, f.attr)
+        if fn is not None and id(fn) in m.module_of(fn).copying:
+            return True
+    return False
+
+
+def build_module(tree, source):
+    """The Module of a parsed tree, torch's imported names spelled out."""
     aliases = _Aliases(tree)
     if aliases.map:
         tree = aliases.visit(tree)
-    m = Module(tree, source)
+    return Module(tree, source)
+
+
+def analyse(tree, source, project=None, path=None):
+    """Findings of a parsed module (a Result). With a project.Project (the
+    files of the run) and the module's path, calls of the project's other
+    modules' functions are looked through too."""
+    m = None
+    if project is not None and path is not None:
+        from .project import module_name
+        name = module_name(path, project.root)
+        m = project.modules.get(name)
+        if m is None:
+            m = build_module(tree, source)
+            project.adopt(name, m, path)
+        tree = m.tree
+    if m is None:
+        m = build_module(tree, source)
     found = {}
     stopped = []
     bodies = [(tree, [n for n in tree.body])]
@@ -758,10 +796,12 @@ def analyse(tree, source):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             bodies.append((node, node.body))
     for node, body in bodies:
-        if id(node) not in m.copying:
+        if id(node) not in m.copying and not calls_project_copier(m, node):
             continue  # no copy can be issued in it
         fn = Function(m, node, body)
         m.cost = 0
+        if m.project is not None:
+            m.project.cost = 0
         try:
             if fn.run(State()) is None and fn.report is False:
                 stopped.append((getattr(node, "lineno", 1), getattr(node, "name", "<module>")))

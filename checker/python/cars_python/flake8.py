@@ -29,5 +29,7 @@ class Plugin:
             yield (1, 0, "%s not analysed: expressions nested too deeply" % FLAKE8_CODE, type(self))
             return
         for f in report.unsuppressed(found, self.source):
-            notes = "; ".join("line %d: %s" % (line, text) for line, _, text in f.notes)
+            files = getattr(f, "note_files", None) or [None] * len(f.notes)
+            notes = "; ".join("%sline %d: %s" % ("%s " % other if other else "", line, text)
+                              for (line, _, text), other in zip(f.notes, files))
             yield (f.line, f.col - 1, "%s %s (%s)" % (FLAKE8_CODE, f.message, notes), type(self))

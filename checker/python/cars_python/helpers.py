@@ -27,11 +27,18 @@ class HelperCalls:
             local = self.local_defs().get(f.id)
             if local is not None:
                 return local
-            if f.id in self.m.functions and self.facts.values.get(f.id, 0) == 0:
+            if self.facts.values.get(f.id, 0) != 0:
+                return None  # bound in this function: not the module's
+            if f.id in self.m.functions:
                 return self.m.functions[f.id]
-            return None
+            return self.m.imported(f.id)  # from .utils import fetch
         if not isinstance(f, ast.Attribute):
             return None
+        if (isinstance(f.value, ast.Name) and f.value.id not in self.m.classes
+                and f.value.id not in ("self", "cls") and self.facts.values.get(f.value.id, 0) == 0):
+            other = self.m.imported(f.value.id, f.attr)  # import rt_torch as rt; rt.produce(b)
+            if other is not None:
+                return other
         if self.cls is not None and self.on_self_or_super(f):
             return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name))
         if self.cls is not None and (
@@ -81,14 +88,17 @@ class HelperCalls:
 
     def inline(self, fn, node, arg_vals, kw_vals, st):
         self.m.spend(1 + len(st.live) + len(st.names))
-        if id(fn) not in self.m.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
+        fm = self.m.module_of(fn)  # this module, or another of the project
+        if id(fn) not in fm.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
                 isinstance(node.func, ast.Attribute)
-                and any(k.startswith("self.") for k in st.names)) and not self.m.may_write(fn):
+                and any(k.startswith("self.") for k in st.names)) and not (
+                    self.multi_stream and fm.may_write(fn)):
             return EMPTY  # it cannot issue, cover or read a copy, nor write a tensor
-        params = list(self.m.prepare(fn, fn.body)[2])
+        params = list(fm.prepare(fn, fn.body)[2])
         entry = State(live=dict(st.live), cur=(st.current(),), recorded=st.recorded)
-        is_method = isinstance(node.func, ast.Attribute)
-        if self.drops_first(fn, node) and params:
+        # a method (not a function of another module called as rt.produce(b))
+        is_method = isinstance(node.func, ast.Attribute) and id(fn) in fm.method_class
+        if is_method and self.drops_first(fn, node) and params:
             params = params[1:]
         passed = {}
         for p, (a, v) in zip(params, arg_vals):
@@ -129,11 +139,13 @@ class HelperCalls:
                     entry.elems[k] = v
         entry.misses = dict(st.misses)
         key = (id(fn), self.depth, entry.key())
-        callee = self.m.helper_runs.get(key)
+        key = key + (self.multi_stream,)
+        callee = fm.helper_runs.get(key)
         if callee is None:
-            callee = type(self)(self.m, fn, fn.body, self.depth + 1, self.stack)
+            callee = type(self)(fm, fn, fn.body, self.depth + 1, self.stack)
+            callee.multi_stream = self.multi_stream  # writes matter where the caller names streams
             callee.exit_state = callee.run(entry)
-            self.m.helper_runs[key] = callee
+            fm.helper_runs[key] = callee
         out = callee.exit_state
         callee_name = fn.name
         mine = set(st.live)
@@ -145,7 +157,8 @@ class HelperCalls:
                 self.report_at(passed.get(f.path, node), cid, st,
                                "passed to '%s'" % callee_name if f.path in passed
                                else "used by '%s'" % callee_name,
-                               extra_note=(f.line, f.col, "'%s' %s here" % (callee_name, verb)))
+                               extra_note=(f.line, f.col, "'%s' %s here" % (callee_name, verb),
+                                           self.elsewhere(fm.path)))
             wid = getattr(f, "write_id", None)
             if wid in mine and wid in self.m.writes and f.copy_node is not None:
                 # the callee copies what the caller's work writes
@@ -153,7 +166,8 @@ class HelperCalls:
                 self.report_producer(f.copy_node, self.m.writes[wid], f.copy_stream, st,
                                      arg or f.copy_src, at=node, extra_note=(
                                          f.line, f.col, "'%s' copies it to the host here"
-                                         % callee_name))
+                                         % callee_name, self.elsewhere(fm.path)),
+                                     copy_file=f.copy_file)
         if out is None:
             return EMPTY
         # Writes the callee did on the caller's tensors (its parameters, self).

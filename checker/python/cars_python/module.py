@@ -189,6 +189,9 @@ class Module:
         self.writes = {}  # write id -> producers.Write
         self.multi_stream = uses_streams(tree)
         self._may_write = {}
+        self.project, self.name, self.path = None, "", None  # project.Project.adopt sets them
+        self._imports = None
+        self._imported = {}
         self._self_assigned = {}
         self.cost = 0
         self.prepared = {}  # id(function) -> (facts, cfg, params): built once
@@ -248,6 +251,52 @@ class Module:
         self.copying = {k for k, (c, _) in own.items() if c}
         self.effectful = {k for k, (_, e) in own.items() if e}
 
+    def import_table(self):
+        """name -> (module, level, imported name or None) of the module's
+        imports (`import a.b as m`, `from .x import f`); scopes are not told
+        apart."""
+        if self._imports is None:
+            t = {}
+            for n in ast.walk(self.tree):
+                if isinstance(n, ast.Import):
+                    for a in n.names:
+                        name = a.name if a.asname else a.name.split(".")[0]
+                        t[a.asname or name] = (name, 0, None)
+                elif isinstance(n, ast.ImportFrom):
+                    for a in n.names:
+                        if a.name != "*":
+                            t[a.asname or a.name] = (n.module or "", n.level, a.name)
+            self._imports = t
+        return self._imports
+
+    def imported(self, name, attr=None):
+        """The function of another module of the project that `name(...)`
+        (attr None) or `name.attr(...)` calls, through this module's
+        imports; None where the run has no such module or function."""
+        if self.project is None:
+            return None
+        key = (name, attr)
+        if key not in self._imported:
+            entry = self.import_table().get(name)
+            fn = None
+            if entry is not None:
+                dotted, level, what = entry
+                if attr is None and what is not None:
+                    m = self.project.resolve(self.name, dotted, level)
+                    fn = m.functions.get(what) if m is not None else None
+                elif attr is not None:
+                    target = dotted if what is None else ".".join(x for x in (dotted, what) if x)
+                    m = self.project.resolve(self.name, target, level)
+                    fn = m.functions.get(attr) if m is not None else None
+            self._imported[key] = fn
+        return self._imported[key]
+
+    def module_of(self, fn):
+        """The Module that defines fn (this one, or another of the project)."""
+        if self.project is None:
+            return self
+        return self.project.owner.get(id(fn), self)
+
     def self_assigned(self, fn):
         """The attributes of self that fn assigns (`self.mode = ...`)."""
         key = id(fn)
@@ -265,9 +314,7 @@ class Module:
 
     def may_write(self, fn):
         """Whether fn may do device work that writes a tensor it is handed
-        (producers.py), in a module that can name two streams."""
-        if not self.multi_stream:
-            return False
+        (producers.py)."""
         key = id(fn)
         if key not in self._may_write:
             self._may_write[key] = any(
@@ -313,6 +360,9 @@ class Module:
                    for b in self.bases.get(cls, ()))
 
     def spend(self, amount):
+        if self.project is not None:
+            self.project.spend(amount)  # one budget for the modules of a run
+            return
         self.cost += amount
         if self.cost > MAX_COST:
             raise OverBudget()

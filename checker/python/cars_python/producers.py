@@ -51,13 +51,15 @@ MULTI_STREAM = {"Stream", "stream", "StreamContext", "set_stream", "wait_stream"
 
 
 class Write:
-    """Device work that writes the tensor `path` on `stream`, at `node`."""
-    __slots__ = ("id", "node", "path", "stream", "line", "col")
+    """Device work that writes the tensor `path` on `stream`, at `node`, in
+    the module whose file is `file` (None outside a project)."""
+    __slots__ = ("id", "node", "path", "stream", "line", "col", "file")
 
-    def __init__(self, node, path, stream):
+    def __init__(self, node, path, stream, file=None):
         self.id = id(node)
         self.node, self.path, self.stream = node, path, stream
         self.line, self.col = node.lineno, node.col_offset + 1
+        self.file = file
 
 
 def tensor_root(node):
@@ -111,14 +113,14 @@ class Producers:
 
     def note_write(self, target, node, st):
         """Device work at `node` writes `target` on the current stream."""
-        if not self.m.multi_stream:
+        if not self.multi_stream:
             return
         path = tensor_root(target)
         if path is None or st.names.get(path):
             return  # not a named tensor, or the destination of a copy to the host
         if model.tensor_kind(target, self.facts) in ("pinned", "pageable"):
             return  # on the CPU: host work
-        w = Write(node, path, st.current())
+        w = Write(node, path, st.current(), self.m.path)
         self.m.writes[w.id] = w
         st.live[w.id] = Info(EMPTY, frozenset([w.stream]), frozenset(st.conds.items()))
         st.wnames[path] = frozenset(x for x in st.wnames.get(path, EMPTY) if x in st.live) | {w.id}
@@ -143,7 +145,13 @@ class Producers:
             self.report_producer(node, self.m.writes[wid], stream, st, src=path)
             return
 
-    def report_producer(self, node, w, stream, st, src, at=None, extra_note=None):
+    def elsewhere(self, file):
+        """file, where it is not the analysed function's own (a note in
+        another module of the project); else None."""
+        return file if file and file != self.m.path else None
+
+    def report_producer(self, node, w, stream, st, src, at=None, extra_note=None,
+                        copy_file=None):
         """The finding for a copy at `node` on `stream` of the tensor `src`
         that write `w` may not have finished writing (reported at `at`, the
         call of a helper that copies it, when not `node`)."""
@@ -152,7 +160,8 @@ class Producers:
         msg = ("the asynchronous device-to-host copy of '%s' on %s may read it before the work "
                "that writes it on %s has finished" % (src, stream.describe(), w.stream.describe()))
         at = at or node
-        notes = [(w.line, w.col, "'%s' is written on %s here" % (w.path, w.stream.describe()))]
+        notes = [(w.line, w.col, "'%s' is written on %s here" % (w.path, w.stream.describe()),
+                  self.elsewhere(w.file))]
         if extra_note:
             notes.append(extra_note)
         where = ("after the write, outside the copy's `with` block" if w.stream.kind == "current"
@@ -161,8 +170,10 @@ class Producers:
                       "nothing makes %s wait for %s: insert '%s.wait_stream(%s)' %s (or record an "
                       "event after the write and wait_event it), or synchronize %s before the copy"
                       % (stream.describe(), w.stream.describe(), stream_text(stream),
-                         stream_text(w.stream), where, w.stream.describe())))
+                         stream_text(w.stream), where, w.stream.describe()),
+                      self.elsewhere(copy_file) if at is not node else None))
         f = Finding(at, msg, notes)
         f.write_id, f.copy_id, f.path, f.how = w.id, None, None, "copied"
         f.copy_node, f.copy_stream, f.copy_src = node, stream, src
+        f.copy_file = self.m.path
         self.findings.append(f)

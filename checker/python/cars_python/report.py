@@ -23,6 +23,7 @@ import sys
 import tokenize
 
 from . import CHECK, FLAKE8_CODE, analysis
+from .project import Project, read_source
 
 NOLINT_RE = re.compile(r"#.*\bNOLINT(NEXTLINE)?\b(\(([^)]*)\))?")
 NOQA_RE = re.compile(r"#.*\bnoqa\b(?::\s*([A-Z0-9, ]+))?", re.I)
@@ -66,12 +67,28 @@ def format_finding(f, filename, source_lines):
         out.append("%5d | %s" % (f.line, text))
         width = max(1, (f.end_col or f.col + 1) - f.col)
         out.append("      | %s^%s" % (" " * (f.col - 1), "~" * (width - 1)))
-    for line, col, text in f.notes:
-        out.append("%s:%d:%d: note: %s" % (filename, line, col, text))
-        if 0 < line <= len(source_lines):
-            out.append("%5d | %s" % (line, source_lines[line - 1].rstrip("\n")))
+    files = getattr(f, "note_files", None) or [None] * len(f.notes)
+    for (line, col, text), other in zip(f.notes, files):
+        lines = source_lines if other is None else other_lines(other)
+        out.append("%s:%d:%d: note: %s" % (other or filename, line, col, text))
+        if 0 < line <= len(lines):
+            out.append("%5d | %s" % (line, lines[line - 1].rstrip("\n")))
             out.append("      | %s^" % (" " * (col - 1)))
     return "\n".join(out)
+
+
+_OTHER_LINES = {}
+
+
+def other_lines(path):
+    """The lines of another file of the project that a note points into
+    (a helper's body); none if it cannot be read now."""
+    if path not in _OTHER_LINES:
+        try:
+            _OTHER_LINES[path] = read_source(path).splitlines()
+        except (OSError, ValueError, LookupError):
+            _OTHER_LINES[path] = []
+    return _OTHER_LINES[path]
 
 
 # What check_file raises for a file it cannot read or analyse (besides
@@ -90,8 +107,9 @@ def remark(name):
     return "'%s' was not analysed: it exceeds the analysis budget" % name
 
 
-def check_file(path):
-    """(findings, source text) of one file; raises OSError, SyntaxError,
+def check_file(path, project=None):
+    """(findings, source text) of one file, with the other files of the
+    run (a project.Project) when given; raises OSError, SyntaxError,
     ValueError (a NUL byte) or UnicodeDecodeError."""
     from . import check_source
     if os.path.exists(path) and not os.path.isfile(path):
@@ -99,7 +117,7 @@ def check_file(path):
     with open(path, "rb") as f:
         data = f.read()
     source = data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
-    return check_source(source, path), source
+    return check_source(source, path, project), source
 
 
 def expand(paths):
@@ -135,9 +153,11 @@ def main(argv=None):
             ap.error("--max-block-visits must be at least 1")
         analysis.MAX_VISITS = ns.max_block_visits
     status, total = 0, 0
-    for path in expand(ns.files):
+    paths = list(expand(ns.files))
+    project = Project(paths, analysis.build_module)  # calls between the files are followed
+    for path in paths:
         try:
-            findings, source = check_file(path)
+            findings, source = check_file(path, project)
         except SyntaxError as e:
             print("%s:%s:%s: error: %s [clang-diagnostic-error]"
                   % (path, e.lineno or 1, e.offset or 1, e.msg), flush=True)

@@ -34,24 +34,31 @@ EMPTY = frozenset()
 
 class Copy:
     """An asynchronous device-to-host copy: its call, the destination's
-    name, the stream it was issued on, the copied tensor's name."""
-    __slots__ = ("id", "node", "name", "stream", "line", "col", "source")
+    name, the stream it was issued on, the copied tensor's name, and the
+    file of the module it is in (None outside a project)."""
+    __slots__ = ("id", "node", "name", "stream", "line", "col", "source", "file")
 
-    def __init__(self, node, name, stream, source=None):
+    def __init__(self, node, name, stream, source=None, file=None):
         self.id = id(node)
         self.node, self.name, self.stream = node, name, stream
         self.line, self.col = node.lineno, node.col_offset + 1
         self.source = source  # the dotted name of the copied tensor, if it has one
+        self.file = file
 
 
 class Finding:
-    """A warning at `node`, with notes [(line, col, text)]."""
+    """A warning at `node`, with notes [(line, col, text)] and, beside them,
+    note_files: the file of each note where it is in another module of the
+    project than the finding (a helper's body), else None. A note given as
+    (line, col, text, file) sets both."""
 
     def __init__(self, node, message, notes):
         self.line, self.col = node.lineno, node.col_offset + 1
         self.end_col = (node.end_col_offset + 1
                         if getattr(node, "end_lineno", None) == node.lineno else None)
-        self.message, self.notes = message, notes
+        self.message = message
+        self.notes = [n[:3] for n in notes]
+        self.note_files = [n[3] if len(n) > 3 else None for n in notes]
 
     def key(self):
         return (self.line, self.col, self.message)

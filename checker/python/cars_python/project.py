@@ -1,0 +1,115 @@
+"""The files a run is given, read as one project (issue 22's project-wide
+analysis, its first step): which module an import names, so that a call of
+another module's function (`import rt_torch as rt; rt.produce(b)`, `from
+.utils import fetch; fetch(x)`) is looked through like a call of the
+module's own, with the copies and writes it issues known to the caller.
+
+A module is named by its path relative to the files' common directory, or
+the directory above the outermost package there (`pkg/sub/mod.py` ->
+`pkg.sub.mod`, `pkg/__init__.py` -> `pkg`). An import
+resolves to the module of that name, relative imports against the
+importer's package; one that names no such module resolves to the one
+module whose name ends with it (`import rt_torch` of a script that put its
+directory on sys.path), and to none where that is not unique. Modules are
+parsed when first imported and kept; copies, writes and the analysis
+budget are shared by all of them.
+
+May call: module (and analysis, to build a module's tree as analyse does).
+"""
+
+import ast
+import io
+import os
+import tokenize
+
+from .module import MAX_COST
+from .state import OverBudget
+
+
+def module_name(path, root):
+    rel = os.path.relpath(os.path.abspath(path), root)
+    parts = rel[:-3].split(os.sep) if rel.endswith(".py") else rel.split(os.sep)
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(p for p in parts if p and p != ".")
+
+
+def read_source(path):
+    """The text of a Python file; raises OSError, SyntaxError-free."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
+
+
+class Project:
+    """The modules of a run, by name; parsed on first use."""
+
+    def __init__(self, paths, build):
+        """paths: the .py files of the run; build(tree, source) -> a
+        module.Module of a parsed tree (analysis prepares the tree)."""
+        files = [p for p in paths if p.endswith(".py") and os.path.isfile(p)]
+        dirs = [os.path.dirname(os.path.abspath(p)) for p in files]
+        root = os.path.commonpath(dirs) if dirs else os.getcwd()
+        while os.path.isfile(os.path.join(root, "__init__.py")) and os.path.dirname(root) != root:
+            root = os.path.dirname(root)  # above the outermost package: its name counts
+        self.root = root
+        self.paths = {}  # module name -> its file, as the run was given it
+        for p in files:
+            self.paths.setdefault(module_name(p, self.root), p)
+        self.build = build
+        self.modules = {}     # name -> Module, or None where it does not parse
+        self.copies = {}      # shared by every module: copy id -> Copy
+        self.writes = {}      # write id -> producers.Write
+        self.owner = {}       # id(FunctionDef) -> its Module
+        self.cost = 0
+        self.tails = {}       # an import's name -> the one module whose name ends with it
+
+    def spend(self, amount):
+        self.cost += amount
+        if self.cost > MAX_COST:
+            raise OverBudget()
+
+    def adopt(self, name, m, path=None):
+        """Make m (a module of this run, named name) one of the project's."""
+        m.project, m.name, m.path = self, name, path or self.paths.get(name)
+        m.copies, m.writes = self.copies, self.writes
+        self.modules[name] = m
+        for n in ast.walk(m.tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.owner[id(n)] = m
+
+    def module(self, name):
+        """The Module named name, parsed now if need be; None if the run has
+        no such file or it does not parse."""
+        if name in self.modules:
+            return self.modules[name]
+        path = self.paths.get(name)
+        m = None
+        if path is not None:
+            try:
+                source = read_source(path)
+                m = self.build(ast.parse(source, filename=path), source)
+            except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError):
+                m = None
+        if m is None:
+            self.modules[name] = None
+        else:
+            self.adopt(name, m)
+        return m
+
+    def resolve(self, importer, dotted, level=0):
+        """The module that `import dotted` (level dots before it) of module
+        `importer` names, or None."""
+        if level:
+            base = importer.split(".")
+            if not self.paths.get(importer, "").endswith("__init__.py"):
+                base = base[:-1]  # a module's package
+            base = base[:len(base) - (level - 1)] if level > 1 else base
+            name = ".".join(base + ([dotted] if dotted else []))
+            return self.module(name) if name in self.paths else None
+        if dotted in self.paths:
+            return self.module(dotted)
+        if dotted not in self.tails:
+            tail = [n for n in self.paths if n.endswith("." + dotted)]
+            self.tails[dotted] = tail[0] if len(tail) == 1 else None
+        return self.module(self.tails[dotted]) if self.tails[dotted] else None
