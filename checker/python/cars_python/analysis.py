@@ -748,22 +748,32 @@ class _Aliases(ast.NodeTransformer):
         return new
 
 
-def calls_project_copier(m, node):
-    """Whether a body calls a function of another module of the project
-    that may issue a copy (m.copying covers the module's own)."""
-    if m.project is None:
-        return False
-    for n in ast.walk(node):
-        if not isinstance(n, ast.Call):
-            continue
-        f, fn = n.func, None
-        if isinstance(f, ast.Name):
-            fn = m.imported(f.id)
-        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-            fn = m.imported(f.value.id, f.attr)
-        if fn is not None and id(fn) in m.module_of(fn).copying:
-            return True
-    return False
+def project_copiers(m):
+    """The ids of m's bodies (the module's and each function's, with the
+    functions around a nested one) that call a function of another module
+    of the project that may issue a copy (m.copying covers the module's
+    own); found in one walk."""
+    out = set()
+    if m.project is None or not m.import_table():
+        return out
+    stack = [(m.tree, (id(m.tree),))]
+    while stack:
+        node, owners = stack.pop()
+        if isinstance(node, ast.Call):
+            f, fn = node.func, None
+            if isinstance(f, ast.Name) and f.id in m.import_table():
+                fn = m.imported(f.id, copying=True)
+            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                  and f.value.id in m.import_table()):
+                fn = m.imported(f.value.id, f.attr, copying=True)
+            if fn is not None and id(fn) in m.module_of(fn).copying:
+                out.update(owners)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                stack.append((child, owners + (id(child),)))
+            else:
+                stack.append((child, owners))
+    return out
 
 
 def build_module(tree, source):
@@ -795,8 +805,9 @@ def analyse(tree, source, project=None, path=None):
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             bodies.append((node, node.body))
+    copiers = project_copiers(m)
     for node, body in bodies:
-        if id(node) not in m.copying and not calls_project_copier(m, node):
+        if id(node) not in m.copying and id(node) not in copiers:
             continue  # no copy can be issued in it
         fn = Function(m, node, body)
         m.cost = 0
@@ -812,4 +823,6 @@ def analyse(tree, source, project=None, path=None):
             found.setdefault(f.key(), f)
     result = Result(sorted(found.values(), key=lambda f: (f.line, f.col)))
     result.not_analysed = stopped
+    if m.project is not None:
+        m.project.end_file()
     return result

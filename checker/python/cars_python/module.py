@@ -187,7 +187,7 @@ class Module:
                             if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))])
         self.copies = {}
         self.writes = {}  # write id -> producers.Write
-        self.multi_stream = uses_streams(tree)
+        self.multi_stream = uses_streams(source)
         self._may_write = {}
         self.project, self.name, self.path = None, "", None  # project.Project.adopt sets them
         self._imports = None
@@ -269,12 +269,18 @@ class Module:
             self._imports = t
         return self._imports
 
-    def imported(self, name, attr=None):
+    def imported(self, name, attr=None, copying=False):
         """The function of another module of the project that `name(...)`
         (attr None) or `name.attr(...)` calls, through this module's
-        imports; None where the run has no such module or function."""
+        imports; None where the run has no such module or function. With
+        `copying`, only where that module's text can hold a copy (not
+        parsed otherwise)."""
         if self.project is None:
             return None
+        if copying:
+            target = self.imported_module_name(name, attr)
+            if target is None or not self.project.may_copy(target):
+                return None
         key = (name, attr)
         if key not in self._imported:
             entry = self.import_table().get(name)
@@ -290,6 +296,21 @@ class Module:
                     fn = m.functions.get(attr) if m is not None else None
             self._imported[key] = fn
         return self._imported[key]
+
+    def imported_module_name(self, name, attr):
+        """The name of the project module that `name(...)` / `name.attr(...)`
+        reaches through the imports, without parsing it; None if none."""
+        entry = self.import_table().get(name)
+        if entry is None:
+            return None
+        dotted, level, what = entry
+        if attr is None:
+            if what is None:
+                return None
+            target = dotted
+        else:
+            target = dotted if what is None else ".".join(x for x in (dotted, what) if x)
+        return self.project.resolve_name(self.name, target, level)
 
     def module_of(self, fn):
         """The Module that defines fn (this one, or another of the project)."""

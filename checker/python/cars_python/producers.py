@@ -35,6 +35,7 @@ May call: model, state.
 """
 
 import ast
+import re
 
 from . import model
 from .state import EMPTY, Finding, Info
@@ -78,14 +79,14 @@ def tensor_root(node):
     return None
 
 
-def uses_streams(tree):
-    """Whether a module can name more than one stream."""
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Attribute) and n.attr in MULTI_STREAM:
-            return True
-        if isinstance(n, ast.Name) and n.id in MULTI_STREAM:
-            return True
-    return False
+_MULTI_STREAM_WORD = re.compile(r"\b(%s)\b" % "|".join(sorted(MULTI_STREAM)))
+
+
+def uses_streams(source):
+    """Whether a module's text can name more than one stream (a word of
+    MULTI_STREAM in it; comments count too, which only means writes are
+    tracked where they need not be)."""
+    return bool(_MULTI_STREAM_WORD.search(source or ""))
 
 
 def stream_text(stream):

@@ -20,10 +20,17 @@ May call: module (and analysis, to build a module's tree as analyse does).
 import ast
 import io
 import os
+import re
 import tokenize
 
 from .module import MAX_COST
 from .state import OverBudget
+
+# How many parsed modules a run keeps between files (end_file).
+KEEP_MODULES = 128
+# copy_(src, True): non_blocking given by position (the other spelling of a
+# copy says non_blocking).
+_POSITIONAL_COPY = re.compile(r"copy_\([^()\n]*,\s*True\b")
 
 
 def module_name(path, root):
@@ -60,28 +67,55 @@ class Project:
         self.modules = {}     # name -> Module, or None where it does not parse
         self.copies = {}      # shared by every module: copy id -> Copy
         self.writes = {}      # write id -> producers.Write
-        self.owner = {}       # id(FunctionDef) -> its Module
+        self.owner = {}       # id(module-level FunctionDef) -> its Module
         self.cost = 0
         self.tails = {}       # an import's name -> the one module whose name ends with it
+        self.used = []        # module names, the one used last at the end
+        self.copy_text = {}   # module name -> whether its text can hold a copy
 
     def spend(self, amount):
         self.cost += amount
         if self.cost > MAX_COST:
             raise OverBudget()
 
+    def touch(self, name):
+        if self.used and self.used[-1] == name:
+            return
+        if name in self.used:
+            self.used.remove(name)
+        self.used.append(name)
+
     def adopt(self, name, m, path=None):
         """Make m (a module of this run, named name) one of the project's."""
+        self.touch(name)
         m.project, m.name, m.path = self, name, path or self.paths.get(name)
         m.copies, m.writes = self.copies, self.writes
         self.modules[name] = m
-        for n in ast.walk(m.tree):
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.owner[id(n)] = m
+        for fn in m.functions.values():  # what Module.imported can return
+            self.owner[id(fn)] = m
+
+    def end_file(self):
+        """After one file's analysis: what only it needed goes (copies,
+        writes, looked-through runs), and the modules kept are the
+        KEEP_MODULES used last, so that a large project costs what its
+        files' imports cost, not all of it at once."""
+        self.copies.clear()
+        self.writes.clear()
+        live = [n for n in self.used if self.modules.get(n) is not None]
+        for name in live[:-KEEP_MODULES]:
+            m = self.modules.pop(name)
+            for fn in m.functions.values():
+                self.owner.pop(id(fn), None)
+        self.used = [n for n in self.used if n in self.modules][-KEEP_MODULES:]
+        for m in self.modules.values():
+            if m is not None:
+                m.helper_runs.clear()
 
     def module(self, name):
         """The Module named name, parsed now if need be; None if the run has
         no such file or it does not parse."""
         if name in self.modules:
+            self.touch(name)
             return self.modules[name]
         path = self.paths.get(name)
         m = None
@@ -97,19 +131,39 @@ class Project:
             self.adopt(name, m)
         return m
 
-    def resolve(self, importer, dotted, level=0):
-        """The module that `import dotted` (level dots before it) of module
-        `importer` names, or None."""
+    def may_copy(self, name):
+        """Whether module name's text can hold a copy at all (a
+        `non_blocking`, or `copy_(src, True)`): read, not parsed, so that deciding
+        which functions call another module's copies costs no parse of the
+        modules that cannot."""
+        if name not in self.copy_text:
+            path = self.paths.get(name)
+            try:
+                text = read_source(path) if path else ""
+            except (OSError, ValueError, LookupError):
+                text = ""
+            self.copy_text[name] = "non_blocking" in text or bool(_POSITIONAL_COPY.search(text))
+        return self.copy_text[name]
+
+    def resolve_name(self, importer, dotted, level=0):
+        """The name of the module that `import dotted` (level dots before
+        it) of module `importer` names, or None."""
         if level:
             base = importer.split(".")
             if not self.paths.get(importer, "").endswith("__init__.py"):
                 base = base[:-1]  # a module's package
             base = base[:len(base) - (level - 1)] if level > 1 else base
             name = ".".join(base + ([dotted] if dotted else []))
-            return self.module(name) if name in self.paths else None
+            return name if name in self.paths else None
         if dotted in self.paths:
-            return self.module(dotted)
+            return dotted
         if dotted not in self.tails:
             tail = [n for n in self.paths if n.endswith("." + dotted)]
             self.tails[dotted] = tail[0] if len(tail) == 1 else None
-        return self.module(self.tails[dotted]) if self.tails[dotted] else None
+        return self.tails[dotted]
+
+    def resolve(self, importer, dotted, level=0):
+        """The module that `import dotted` of module `importer` names
+        (resolve_name), parsed; or None."""
+        name = self.resolve_name(importer, dotted, level)
+        return self.module(name) if name else None
