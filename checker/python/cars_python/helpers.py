@@ -109,21 +109,21 @@ class HelperCalls:
             if k.arg and v:
                 entry.names[k.arg] = v
                 passed[k.arg] = a
-        # Events passed as arguments: the callee's parameter names them.
-        renames = []
-        for p, (a, _) in list(zip(params, arg_vals)) + [(k.arg, (k.value, None)) for k in node.keywords]:
+        # Events and writes in flight on the arguments: the callee's
+        # parameters name them (renames: (argument path, parameter);
+        # wpassed: parameter -> the caller's tensor path).
+        renames, wpassed = [], {}
+        for p, a in list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]:
+            if not p:
+                continue
             ap = model.dotted(a)
-            if p and ap:
+            if ap:
                 renames.append((ap, p))
                 for c, info in entry.live.items():
                     if ap in info.events:
                         entry.live[c] = info.replace(events=info.events | {p})
-        # Writes in flight on the arguments: the callee's parameters name them
-        # (wpassed: parameter -> the caller's tensor path).
-        wpassed = {}
-        for p, a in list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]:
             root = tensor_root(a)
-            if p and root and not isinstance(a, ast.Starred):
+            if root and not isinstance(a, ast.Starred):
                 wpassed[p] = root
                 if root in st.wnames:
                     entry.wnames[p] = st.wnames[root]

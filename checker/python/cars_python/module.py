@@ -3,14 +3,14 @@ a function binds (Facts, flow-insensitive), the module's functions,
 classes and methods, which of them may issue or order a copy
 (Module._relevance), the per-function CFGs, and the analysis budget.
 
-May call: model, cfg, state, producers (uses_streams).
+May call: model, cfg, state, producers (uses_streams, is_device_write).
 """
 
 import ast
 
 from . import model
 from .cfg import build_cfg
-from .producers import uses_streams
+from .producers import is_device_write, uses_streams
 from .state import OverBudget
 
 # The work one top-level function may cost, helpers looked through included:
@@ -277,40 +277,33 @@ class Module:
         parsed otherwise)."""
         if self.project is None:
             return None
-        if copying:
-            target = self.imported_module_name(name, attr)
-            if target is None or not self.project.may_copy(target):
-                return None
-        key = (name, attr)
-        if key not in self._imported:
-            entry = self.import_table().get(name)
-            fn = None
-            if entry is not None:
-                dotted, level, what = entry
-                if attr is None and what is not None:
-                    m = self.project.resolve(self.name, dotted, level)
-                    fn = m.functions.get(what) if m is not None else None
-                elif attr is not None:
-                    target = dotted if what is None else ".".join(x for x in (dotted, what) if x)
-                    m = self.project.resolve(self.name, target, level)
-                    fn = m.functions.get(attr) if m is not None else None
-            self._imported[key] = fn
-        return self._imported[key]
+        target = self.imported_module_name(name, attr)
+        if target is None or (copying and not self.project.may_copy(target)):
+            return None
+        # The module is looked up each time (not its function cached): a
+        # module the project dropped between files is parsed anew, and its
+        # functions are the ones Project.owner knows.
+        m = self.project.module(target)
+        if m is None:
+            return None
+        return m.functions.get(attr if attr is not None else self.import_table()[name][2])
 
     def imported_module_name(self, name, attr):
         """The name of the project module that `name(...)` / `name.attr(...)`
         reaches through the imports, without parsing it; None if none."""
-        entry = self.import_table().get(name)
-        if entry is None:
-            return None
-        dotted, level, what = entry
-        if attr is None:
-            if what is None:
-                return None
-            target = dotted
-        else:
-            target = dotted if what is None else ".".join(x for x in (dotted, what) if x)
-        return self.project.resolve_name(self.name, target, level)
+        key = (name, attr)
+        if key not in self._imported:
+            entry = self.import_table().get(name)
+            target = None
+            if entry is not None:
+                dotted, level, what = entry
+                if attr is not None:
+                    target = dotted if what is None else ".".join(x for x in (dotted, what) if x)
+                elif what is not None:
+                    target = dotted
+            self._imported[key] = (self.project.resolve_name(self.name, target, level)
+                                   if target is not None else None)
+        return self._imported[key]
 
     def module_of(self, fn):
         """The Module that defines fn (this one, or another of the project)."""
@@ -342,8 +335,7 @@ class Module:
                 isinstance(n, ast.AugAssign)
                 or (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store))
                 or (isinstance(n, ast.Call) and (any(k.arg == "out" for k in n.keywords) or (
-                    isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_")
-                    and not n.func.attr.startswith("_"))))
+                    isinstance(n.func, ast.Attribute) and is_device_write(n.func.attr))))
                 for n in ast.walk(fn))
         return self._may_write[key]
 

@@ -51,6 +51,13 @@ MULTI_STREAM = {"Stream", "stream", "StreamContext", "set_stream", "wait_stream"
                 "default_stream", "ExternalStream", "get_stream_from_external"}
 
 
+def is_device_write(attr):
+    """Whether a method of that name writes its tensor on the device: a
+    public in-place method (one trailing underscore), not a metadata one."""
+    return (attr.endswith("_") and not attr.startswith("_") and not attr.endswith("__")
+            and attr not in NOT_DEVICE_WRITES)
+
+
 class Write:
     """Device work that writes the tensor `path` on `stream`, at `node`, in
     the module whose file is `file` (None outside a project)."""
@@ -103,9 +110,7 @@ class Producers:
         copy to the host, whose destination is host memory), `out=`."""
         func = node.func
         if isinstance(func, ast.Attribute) and copy is None:
-            attr = func.attr
-            if attr.endswith("_") and not attr.startswith("_") and not attr.endswith("__") \
-                    and attr not in NOT_DEVICE_WRITES:
+            if is_device_write(func.attr):
                 self.note_write(func.value, node, st)
         out = model.kwarg(node, "out")
         if out is not None and (model.callee_name(node) or "").startswith("torch."):

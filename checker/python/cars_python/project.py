@@ -42,7 +42,8 @@ def module_name(path, root):
 
 
 def read_source(path):
-    """The text of a Python file; raises OSError, SyntaxError-free."""
+    """The text of a Python file, decoded as Python does (its coding line);
+    raises OSError, ValueError or UnicodeDecodeError."""
     with open(path, "rb") as f:
         data = f.read()
     return data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
@@ -161,9 +162,3 @@ class Project:
             tail = [n for n in self.paths if n.endswith("." + dotted)]
             self.tails[dotted] = tail[0] if len(tail) == 1 else None
         return self.tails[dotted]
-
-    def resolve(self, importer, dotted, level=0):
-        """The module that `import dotted` of module `importer` names
-        (resolve_name), parsed; or None."""
-        name = self.resolve_name(importer, dotted, level)
-        return self.module(name) if name else None

@@ -114,9 +114,7 @@ def check_file(path, project=None):
     from . import check_source
     if os.path.exists(path) and not os.path.isfile(path):
         raise OSError("not a regular file")  # a FIFO or a device would block
-    with open(path, "rb") as f:
-        data = f.read()
-    source = data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
+    source = read_source(path)
     return check_source(source, path, project), source
 
 
