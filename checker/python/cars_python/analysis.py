@@ -1,8 +1,8 @@
 """The flow analysis of the Python front end: forward, flow-sensitive, over
 each function's CFG (cfg.py), with the PyTorch model of model.py; the state
 it carries is state.py's, what it knows before the flow module.py's, calls
-of the module's own functions helpers.py's, and the producer diagnostic
-producers.py's.
+of the module's own functions helpers.py's, calls it cannot see opaque.py's,
+containers containers.py's, and the producer diagnostic producers.py's.
 
 A use of a path or expression whose copies are live is a finding (read,
 written, or passed to a function); the copy is then left out of `live` on
@@ -20,7 +20,7 @@ means "not analysed".
 Standard library only; never raises on valid syntax (RecursionError on
 expressions nested thousands deep; the caller runs it on a large stack).
 
-May call: model, state, module, helpers, producers.
+May call: model, state, module, helpers, producers, containers, opaque.
 """
 
 import ast
@@ -30,13 +30,14 @@ from . import model
 from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
 from .module import MAX_COST, Module  # noqa: F401 (MAX_COST: the docs' name)
+from .opaque import OpaqueCalls
 from .producers import Producers
 from .state import EMPTY, Copy, Finding, Info, OverBudget, State
 
 MAX_VISITS = 20000
 
 
-class Function(HelperCalls, Producers, Containers):
+class Function(HelperCalls, Producers, Containers, OpaqueCalls):
     """The analysis of one function body with a given entry state."""
 
     def __init__(self, module, node, body, depth=0, stack=()):
@@ -455,6 +456,7 @@ class Function(HelperCalls, Producers, Containers):
                                              ast.GeneratorExp)) for a, v in arg_vals):
                 reads_args = True  # list(t) iterates the tensor
         if attr in model.STORING_METHODS or model.is_constructor(name, self.m.classes) or (
+                isinstance(func, ast.Name) and self.class_param(func.id)) or (
                 attr in model.STORING_UNLESS_TENSOR and not obj_v
                 and model.tensor_kind(func.value, self.facts) is None
                 and not (model.dotted(func.value) or "").split(".")[0] == "torch"):
@@ -480,8 +482,9 @@ class Function(HelperCalls, Producers, Containers):
             reads_args = False
         if reads_args:
             what = "passed to '%s'" % (attr or name.rsplit(".", 1)[-1] or "a function")
+            opaque = helper is None and self.opaque_callee(node, obj_v)
             for a, v in arg_vals + kw_vals:
-                self.access(v, a, st, what)
+                self.access(v - self.stream_work(v, st) if opaque else v, a, st, what)
         self.read_containers(node, name, st)  # torch.cat(outs)
         if attr in ADDING_METHODS | EXTENDING_METHODS and not obj_v:
             self.container_call(node, attr, arg_vals, st)  # outs.append(t)

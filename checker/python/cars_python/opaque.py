@@ -1,0 +1,90 @@
+"""Calls the front end cannot see (a mixin of analysis.Function): whether a
+call that is handed a pending destination reads it on the host now.
+
+Passing the destination to a function is a host access (a user function,
+`np.save`, `print`), as in the C++ check. Two kinds of call are not:
+
+- a callee that is a class: a parameter annotated `Type[X]` / `type[X]`,
+  or whose default names a class (`optimizer_class=torch.optim.AdamW`),
+  constructs an object, which stores its arguments (model.is_constructor's
+  rule for names that are classes);
+- an opaque call on a stream the code made wait for the copy. PyTorch's
+  stream is implicit: a custom operator or a TorchBind object's method
+  (FBGEMM's `ssd_db.set_cuda(indices_cpu, ...)`, which reads its CPU
+  tensors in a host function enqueued with `cudaLaunchHostFunc`) runs on
+  the current stream. Where the code has made the current stream come after
+  the copy explicitly -- the copy issued in the `with torch.cuda.stream(s)`
+  block that is current at the call, or the current stream made to wait
+  for it (`wait_event` of an event recorded after it, `wait_stream`) -- a
+  call the front end cannot see may be such work, ordered after the copy
+  on the device, as the C++ check's opaque call given the copy's stream is.
+  It is not claimed. Host reads the model knows (`.numpy()`, indexing,
+  builtins, torch and numpy functions, tensor methods) are still reported,
+  and so is the same call on the stream current at the function's start,
+  where nothing says the code meant device-side ordering.
+
+May call: model, state (and analysis.Function, through self).
+"""
+
+import ast
+import builtins
+
+from . import model
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+class OpaqueCalls:
+
+    def opaque_callee(self, node, obj_v):
+        """Whether the callee of `node` is a callable value the front end
+        cannot see: a method of an object held in a variable or attribute
+        (`self.ssd_db.get_cuda`), or a callable held in one; not a builtin,
+        an imported or module-level name, or a method of a tracked tensor."""
+        path = model.dotted(node.func)
+        if not path or obj_v:
+            return False
+        root = path.split(".")[0]
+        if root in _BUILTINS or root in model.TORCH_NAMES or root in self.m.import_table() \
+                or root in self.m.functions or root in self.m.classes:
+            return False
+        if isinstance(node.func, ast.Attribute) and model.tensor_kind(node.func.value, self.facts):
+            return False
+        return True
+
+    def stream_work(self, v, st):
+        """The copies of v that an opaque call here may use as work on the
+        current stream, explicitly ordered after them (see above)."""
+        cur, in_block = st.current(), len(st.cur) > 1
+        out = set()
+        for cid in v:
+            info, c = st.live.get(cid), self.m.copies.get(cid)
+            if info is None or c is None or cur not in info.streams:
+                continue  # not known to be ordered before the current stream
+            if c.stream != cur or in_block:
+                out.add(cid)  # the current stream waited for it, or it is the block's stream
+        return frozenset(out)
+
+    def class_param(self, name):
+        """Whether `name` is a parameter of this function that holds a
+        class: annotated `Type[X]` / `type[X]`, or defaulting to a class
+        (a CamelCase name)."""
+        node = self.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(node)):
+            return False  # rebound: not known to hold the class
+        a = node.args
+        positional = a.posonlyargs + a.args
+        defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
+        defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+        for p in positional + a.kwonlyargs:
+            if p.arg != name:
+                continue
+            ann = p.annotation
+            if isinstance(ann, ast.Subscript) and (model.dotted(ann.value) or "").rsplit(".", 1)[-1] in ("Type", "type"):
+                return True
+            d = defaults.get(name)
+            return d is not None and model.is_constructor(model.dotted(d), ())
+        return False
