@@ -489,9 +489,10 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
     // commands of two streams cannot overlap a page-locked host or a device
     // allocation issued between them, but the GPU does not keep it: a
     // kernel on s1 still wrote the buffer that a copy on s2 issued after
-    // cudaMalloc (H200) or cudaMallocHost (H100) read, 10/10 stale
-    // (runtime/cases/malloc_between_streams.cu,
-    // malloc_host_between_streams.cu). A stream-ordered one (cudaMallocAsync,
+    // cudaMalloc (H200), cudaMallocHost or cudaHostRegister (H100) read,
+    // 10/10 stale (runtime/cases/malloc_between_streams.cu,
+    // malloc_host_between_streams.cu, host_register_between_streams.cu).
+    // A stream-ordered one (cudaMallocAsync,
     // "Stream Ordered Memory Allocator") is ordered on its stream only.
     return;
   default:
