@@ -7,6 +7,7 @@ May call: model, state, module (and analysis.Function, through self).
 """
 
 import ast
+import copy
 
 from . import model
 from .module import on_self_or_super
@@ -47,7 +48,20 @@ class HelperCalls:
             return self.m.method(self.cls, f.attr)
         if isinstance(f.value, ast.Name) and f.value.id in self.m.classes:
             return self.m.method(f.value.id, f.attr)
-        return None
+        ref = self.instance_class(f.value)
+        return ref[0].method(ref[1], f.attr) if ref is not None else None
+
+    def instance_class(self, obj):
+        """(Module, class) of the object an expression holds, where it is
+        bound once to a construction of a class of the project (`snap =
+        Snapshot()`, `self.snap = snaps.Snapshot()` in __init__); else None."""
+        path = model.dotted(obj)
+        if not path or path == "self" or "." in path and not path.startswith("self."):
+            return None
+        v, _ = self.facts.value(path)
+        if not isinstance(v, ast.Call):
+            return None
+        return self.m.class_ref(model.dotted(v.func))
 
     def local_defs(self):
         """The functions defined in this function's own body (built once)."""
@@ -89,15 +103,20 @@ class HelperCalls:
     def inline(self, fn, node, arg_vals, kw_vals, st):
         self.m.spend(1 + len(st.live) + len(st.names))
         fm = self.m.module_of(fn)  # this module, or another of the project
+        # a method (not a function of another module called as rt.produce(b))
+        is_method = isinstance(node.func, ast.Attribute) and id(fn) in fm.method_class
+        # The callee's self is the caller's self, or the object it is
+        # called on (`snap.capture(t)`: the callee's self.host is snap.host).
+        into, back, pre = self.receiver_renames(node, is_method)
         if id(fn) not in fm.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
                 isinstance(node.func, ast.Attribute)
-                and any(k.startswith("self.") for k in st.names)) and not (
+                and any(k.startswith(pre) for k in st.names)) and not (
                     self.multi_stream and fm.may_write(fn)):
             return EMPTY  # it cannot issue, cover or read a copy, nor write a tensor
         params = list(fm.prepare(fn, fn.body)[2])
-        entry = State(live=dict(st.live), cur=(st.current(),), recorded=st.recorded)
-        # a method (not a function of another module called as rt.produce(b))
-        is_method = isinstance(node.func, ast.Attribute) and id(fn) in fm.method_class
+        entry = State(live={c: info.replace(events=frozenset(into(e) for e in info.events))
+                            for c, info in st.live.items()},
+                      cur=(st.current(),), recorded=frozenset(into(e) for e in st.recorded))
         if is_method and self.drops_first(fn, node) and params:
             params = params[1:]
         passed = {}
@@ -128,21 +147,18 @@ class HelperCalls:
                 if root in st.wnames:
                     entry.wnames[p] = st.wnames[root]
         if is_method:
-            for k, v in st.names.items():
-                if k.startswith("self."):
-                    entry.names[k] = v
-            for k, v in st.wnames.items():
-                if k.startswith("self."):
-                    entry.wnames[k] = v
-            for k, v in st.elems.items():
-                if k.startswith("self."):
-                    entry.elems[k] = v
+            for table, mine_ in ((st.names, entry.names), (st.wnames, entry.wnames),
+                                 (st.elems, entry.elems)):
+                for k, v in table.items():
+                    if k.startswith(pre):
+                        mine_[into(k)] = v
         entry.misses = dict(st.misses)
-        key = (id(fn), self.depth, entry.key())
-        key = key + (self.multi_stream,)
+        bound = self.bound_constants(fn, node, params, st)
+        key = (id(fn), self.depth, entry.key(), self.multi_stream,
+               tuple((p, type(c.value), c.value) for p, c in bound))
         callee = fm.helper_runs.get(key)
         if callee is None:
-            callee = type(self)(fm, fn, fn.body, self.depth + 1, self.stack)
+            callee = type(self)(fm, fn, fn.body, self.depth + 1, self.stack, bound)
             callee.multi_stream = self.multi_stream  # writes matter where the caller names streams
             callee.exit_state = callee.run(entry)
             fm.helper_runs[key] = callee
@@ -159,6 +175,8 @@ class HelperCalls:
                                else "used by '%s'" % callee_name,
                                extra_note=(f.line, f.col, "'%s' %s here" % (callee_name, verb),
                                            self.elsewhere(fm.path)))
+            elif bound and fm is self.m and cid in fm.copies and cid not in st.live:
+                self.bound_finding(f, node, bound)  # a copy only the call's constants make
             wid = getattr(f, "write_id", None)
             if wid in mine and wid in self.m.writes and f.copy_node is not None:
                 # the callee copies what the caller's work writes
@@ -173,13 +191,14 @@ class HelperCalls:
         # Writes the callee did on the caller's tensors (its parameters, self).
         new_writes = {}
         for k, v in out.wnames.items():
-            dest = wpassed.get(k) or (k if is_method and k.startswith("self.") else None)
+            dest = wpassed.get(k) or (back(k) if is_method and k.startswith("self.") else None)
             if dest is not None:
                 new_writes[dest] = new_writes.get(dest, EMPTY) | v
         # Copies the callee issued into its own locals and did not return are
         # its own business: it reports them itself.
         keep = (mine | callee.returned | self.self_copies(out)) - self.reported_in(callee)
-        assigned = self.m.self_assigned(fn) if is_method else EMPTY
+        assigned = fm.self_assigned(fn) if is_method else EMPTY
+        assigned_here = frozenset(back(k) for k in assigned)
         for v in new_writes.values():
             keep |= v
         live = {}
@@ -188,8 +207,8 @@ class HelperCalls:
                 continue
             # Back in the caller's names: its events (parameters renamed to
             # the arguments, the callee's locals dropped) and literals.
-            events = frozenset(e for e in info.events if e.startswith("self.")
-                               or (c in st.live and e in st.live[c].events))
+            events = frozenset(back(e) for e in info.events if e.startswith("self.")) | frozenset(
+                e for e in info.events if c in st.live and e in st.live[c].events)
             for ap, p in renames:
                 if p in info.events:
                     events |= {ap}
@@ -198,30 +217,96 @@ class HelperCalls:
             # what the caller knew of them.
             base = st.live.get(c)
             conds = base.conds if base is not None else frozenset(st.conds.items())
-            conds = frozenset(x for x in conds if x[0] not in assigned) | frozenset(
-                x for x in info.conds if x[0] in assigned)
+            conds = frozenset(x for x in conds if x[0] not in assigned_here) | frozenset(
+                (back(n), lit) for n, lit in info.conds if n in assigned)
             live[c] = Info(events, info.streams, conds)
         st.live = live
         for k in assigned:
-            st.conds.pop(k, None)
+            st.conds.pop(back(k), None)
             if k in out.conds:
-                st.conds[k] = out.conds[k]
-        st.recorded = st.recorded | frozenset(e for e in out.recorded if e.startswith("self."))
+                st.conds[back(k)] = out.conds[k]
+        st.recorded = st.recorded | frozenset(back(e) for e in out.recorded if e.startswith("self."))
         st.misses.update(out.misses)
         if is_method:
-            for k in [k for k in st.names if k.startswith("self.")]:
-                del st.names[k]
-            for k, v in out.names.items():
-                if k.startswith("self."):
-                    st.names[k] = v
-            for k in [k for k in st.elems if k.startswith("self.")]:
-                del st.elems[k]
-            for k, v in out.elems.items():
-                if k.startswith("self."):
-                    st.elems[k] = v
+            for table, theirs in ((st.names, out.names), (st.elems, out.elems)):
+                for k in [k for k in table if k.startswith(pre)]:
+                    del table[k]
+                for k, v in theirs.items():
+                    if k.startswith("self."):
+                        table[back(k)] = v
         for dest, v in new_writes.items():
             st.wnames[dest] = frozenset(w for w in st.wnames.get(dest, EMPTY) | v if w in live)
         return callee.returned
+
+    def receiver_renames(self, node, is_method):
+        """(into, back, prefix) for a method call: into() renames the
+        caller's paths on the receiver to the callee's (`snap.host` ->
+        `self.host`), back() the callee's to the caller's; prefix is the
+        caller's (`self.` on self or super(), `snap.` on an object)."""
+        recv = model.dotted(node.func.value) if is_method else None
+        if recv is None or recv == "self" or not is_method:
+            return (lambda p: p), (lambda p: p), "self."
+        pre = recv + "."
+
+        # The caller's own self is out of the callee's reach: kept apart.
+        def into(p):
+            return "self." + p[len(pre):] if p.startswith(pre) else (
+                "^" + p if p.startswith("self.") else p)
+
+        def back(p):
+            return pre + p[5:] if p.startswith("self.") else (p[1:] if p.startswith("^self.") else p)
+        return into, back, pre
+
+    def bound_constants(self, fn, node, params, st):
+        """(parameter, constant) pairs a call fixes: a constant argument
+        (written, or a name the caller knows the constant of on this path),
+        and the constant default of a parameter the call omits (when it
+        passes no `*args` / `**kw`, which could supply it)."""
+        def constant(a):
+            if isinstance(a, ast.Constant):
+                return a
+            path = model.dotted(a)
+            lit = st.conds.get(path) if path else None
+            if lit is not None and lit[0] == "is":
+                return ast.Constant(lit[1])
+            v, _ = self.facts.value(path) if path else (None, False)
+            return v if isinstance(v, ast.Constant) else None
+
+        out, passed = [], set()
+        for p, a in zip(params, node.args):
+            if isinstance(a, ast.Starred):
+                return tuple(out)  # positions past it are unknown
+            passed.add(p)
+            c = constant(a)
+            if c is not None:
+                out.append((p, c))
+        for k in node.keywords:
+            if k.arg is not None:
+                passed.add(k.arg)
+                c = constant(k.value)
+                if c is not None:
+                    out.append((k.arg, c))
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return tuple(out)
+        a = fn.args
+        positional = a.posonlyargs + a.args
+        pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + [
+            (p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        out += [(p.arg, d) for p, d in pairs if p.arg not in passed and isinstance(d, ast.Constant)]
+        return tuple(out)
+
+    def bound_finding(self, f, node, bound):
+        """A finding of the callee on a copy of its own that the constants
+        the call passes make (`fetch(x, "cpu")` into `y = x.to(dev,
+        non_blocking=True); y.sum()`): reported where it is, in this module,
+        with a note at the call naming them."""
+        shown = ", ".join("'%s' = %r" % (p, c.value) for p, c in bound[:3])
+        f_name = model.callee_name(node) or "the function"
+        g = copy.copy(f)
+        g.notes = list(f.notes) + [(node.lineno, node.col_offset + 1,
+                                    "'%s' is called here with %s" % (f_name, shown))]
+        g.note_files = list(f.note_files) + [None]
+        self.findings.append(g)
 
     def self_copies(self, out):
         """The copies the callee left named by self's attributes, directly

@@ -124,10 +124,30 @@ def callee_name(call):
     return dotted(call.func) if isinstance(call, ast.Call) else None
 
 
-def kwarg(call, name):
+def kwarg(call, name, facts=None):
+    """The value of keyword `name` of a call: written out, or (given facts)
+    inside a `**` argument the check can read -- a dict display
+    (`**{"non_blocking": True}`), `dict(non_blocking=True)`, or a name bound
+    once to one of them (`kw = dict(non_blocking=True); x.to("cpu", **kw)`).
+    None when absent or unreadable."""
     for k in call.keywords:
         if k.arg == name:
             return k.value
+    if facts is None:
+        return None
+    for k in call.keywords:
+        if k.arg is None:
+            d = k.value
+            if isinstance(d, ast.Name):
+                d, _ = facts.value(d.id)
+            if isinstance(d, ast.Dict):
+                for key, v in zip(d.keys, d.values):
+                    if isinstance(key, ast.Constant) and key.value == name:
+                        return v
+            elif isinstance(d, ast.Call) and callee_name(d) == "dict":
+                v = kwarg(d, name)
+                if v is not None:
+                    return v
     return None
 
 
@@ -137,6 +157,42 @@ def is_true(node, facts=None):
     if isinstance(node, ast.Name) and facts is not None:
         return facts.constant(node.id) is True
     return False
+
+
+def may_be_true(node, facts):
+    """Whether a `non_blocking` argument may be true: a true constant, or a
+    value the check cannot read (a parameter the call does not bind, a
+    variable bound to a call or to two values, an attribute, a call:
+    InvokeAI's `non_blocking=TorchDevice.get_non_blocking(dev)`, which is
+    True for CUDA). Only a false constant, written or bound, is not."""
+    if node is None:
+        return False
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    path = dotted(node)
+    if path is not None:
+        v, known = facts.value(path)
+        if isinstance(v, ast.Constant):
+            return bool(v.value)
+    return True
+
+
+def non_blocking_arg(call, facts):
+    """The `non_blocking` argument of `.to(...)` / `.copy_(...)`, or None:
+    keyword (also through a readable `**` dict), or positional
+    (`to(device, dtype, non_blocking)`, `to(other, non_blocking)`,
+    `copy_(src, non_blocking)`)."""
+    nb = kwarg(call, "non_blocking", facts)
+    if nb is not None:
+        return nb
+    attr = call.func.attr if isinstance(call.func, ast.Attribute) else None
+    if attr == "copy_":
+        return call.args[1] if len(call.args) >= 2 else None
+    if len(call.args) >= 3:
+        return call.args[2]
+    if len(call.args) == 2 and tensor_kind(call.args[0], facts) in ("pinned", "pageable"):
+        return call.args[1]
+    return None
 
 
 def device_of(node, facts):
@@ -255,16 +311,11 @@ def to_device(call, facts):
     return None
 
 
-def non_blocking_of_to(call, facts):
-    nb = kwarg(call, "non_blocking")
-    if nb is not None:
-        return is_true(nb, facts)
-    # to(device, dtype, non_blocking) / to(tensor, non_blocking)
-    if len(call.args) >= 3:
-        return is_true(call.args[2], facts)
-    if len(call.args) == 2 and tensor_kind(call.args[0], facts) in ("pinned", "pageable"):
-        return is_true(call.args[1], facts)
-    return False
+def non_blocking_of_to(call, facts, maybe=False):
+    """Whether `.to(...)` is non-blocking: its argument is true (with
+    `maybe`, may be true: may_be_true)."""
+    nb = non_blocking_arg(call, facts)
+    return may_be_true(nb, facts) if maybe else nb is not None and is_true(nb, facts)
 
 
 def async_copy(call, facts):
@@ -275,16 +326,13 @@ def async_copy(call, facts):
         return None
     attr, obj = call.func.attr, call.func.value
     if attr == "to":
-        if to_device(call, facts) != "cpu" or not non_blocking_of_to(call, facts):
+        if to_device(call, facts) != "cpu" or not non_blocking_of_to(call, facts, maybe=True):
             return None
         if tensor_kind(obj, facts) in ("pinned", "pageable"):
             return None  # already on the CPU: returns itself
         return ("result", obj)
     if attr == "copy_" and call.args:
-        nb = kwarg(call, "non_blocking")
-        if nb is None and len(call.args) >= 2:
-            nb = call.args[1]
-        if nb is None or not is_true(nb, facts):
+        if not may_be_true(non_blocking_arg(call, facts), facts):
             return None
         dst_kind = tensor_kind(obj, facts)
         if dst_kind in ("gpu", "pageable"):
@@ -407,10 +455,7 @@ def unknown_device_to(call, facts):
         dev = call.args[0]
     if not isinstance(dev, (ast.Name, ast.Attribute)) or (dotted(dev) or "torch.").startswith("torch."):
         return False
-    nb = kwarg(call, "non_blocking")
-    if nb is None and len(call.args) >= 3:
-        nb = call.args[2]
-    return nb is not None and is_true(nb, facts)
+    return may_be_true(non_blocking_arg(call, facts), facts)
 
 
 def host_required_copies(body, facts):
@@ -475,7 +520,9 @@ def maybe_copy(call):
         if call.func.attr == "to" and len(call.args) == 2:
             pos = 1  # to(other, non_blocking)
         nb = call.args[pos] if len(call.args) > pos else None
-    return nb is not None and not (isinstance(nb, ast.Constant) and not nb.value)
+    if nb is None:
+        return any(k.arg is None for k in call.keywords)  # **kw may hold it
+    return not (isinstance(nb, ast.Constant) and not nb.value)
 
 
 ORDERING_NAMES = {"synchronize", "record", "record_event", "query", "wait_stream", "wait_event",

@@ -217,9 +217,10 @@ class Module:
                 copying = model.maybe_copy(node)
                 effectful = copying or model.may_order(node) or self._may_be_inherited(node)
                 f = node.func
+                # a function by its name; a method by its name, on any object
+                # (self.m(), snap.capture() of a `snap = Snapshot()`)
                 name = f.id if isinstance(f, ast.Name) else (
-                    f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
-                    and f.value.id == "self" else None)
+                    f.attr if isinstance(f, ast.Attribute) else None)
                 for key in owners:
                     own[key][0] |= copying
                     own[key][1] |= effectful
@@ -347,30 +348,56 @@ class Module:
             return False
         return isinstance(f.value, ast.Call) or not any(f.attr in ms for ms in self.classes.values())
 
+    def class_ref(self, name, copying=False):
+        """(Module, class name) of the class a dotted name names: one of
+        this module (`Local`), or of another module of the project imported
+        here (`from .snap import Snapshot`, `snapmod.Snapshot`); None
+        otherwise (a class outside the run, not a class). With `copying`,
+        another module only where its text can hold a copy."""
+        if not name:
+            return None
+        if name in self.classes:
+            return (self, name)
+        head, _, attr = name.partition(".")
+        if self.project is None or "." in attr or head not in self.import_table():
+            return None
+        target = self.imported_module_name(head, attr or None)
+        if target is None or (copying and not self.project.may_copy(target)):
+            return None
+        m = self.project.module(target)
+        cls = attr or self.import_table()[head][2]
+        return (m, cls) if m is not None and cls in m.classes else None
+
     def method(self, cls, name, skip_own=False, seen=None):
         """The FunctionDef that cls.name resolves to among the module's
-        classes (own methods first, then the bases in order), or None."""
-        seen = seen or set()
-        if cls in seen or cls not in self.classes:
+        classes (own methods first, then the bases in order, bases in other
+        modules of the project too), or None."""
+        seen = seen if seen is not None else set()
+        if (id(self), cls) in seen or cls not in self.classes:
             return None
-        seen.add(cls)
+        seen.add((id(self), cls))
         if not skip_own and name in self.classes[cls]:
             return self.classes[cls][name]
         for base in self.bases.get(cls, ()):
-            found = self.method(base, name, False, seen)
+            ref = self.class_ref(base)
+            found = ref[0].method(ref[1], name, False, seen) if ref is not None else None
             if found is not None:
                 return found
         return None
 
     def resolvable(self, cls, seen=None):
-        """Whether every base of cls is a class of this module (or object),
-        so that a method it lacks is one it does not have."""
-        seen = seen or set()
-        if cls in seen:
+        """Whether every base of cls is a class of the project's modules (or
+        object, or a torch base), so that a method it lacks is one it does
+        not have."""
+        seen = seen if seen is not None else set()
+        if (id(self), cls) in seen:
             return True
-        seen.add(cls)
-        return all((b in self.classes and self.resolvable(b, seen)) or model.torch_base(b)
-                   for b in self.bases.get(cls, ()))
+        seen.add((id(self), cls))
+        for b in self.bases.get(cls, ()):
+            ref = self.class_ref(b)
+            if not (model.torch_base(b) or (ref is not None and ref[0].resolvable(ref[1], seen))):
+                return False
+        return True
 
     def spend(self, amount):
         if self.project is not None:
@@ -395,13 +422,16 @@ class Module:
             self._class_facts[cls] = f
         return self._class_facts[cls]
 
-    def prepare(self, node, body, defaults=False):
+    def prepare(self, node, body, defaults=False, bound=()):
         """(facts, cfg, parameter names) of a function, built once. With
         `defaults`, a parameter the body never rebinds whose default is a
         constant (`device="cpu"`, `non_blocking=True`) holds it: the
-        function analysed on its own, as a call that omits it runs; a run
-        looked through from a call knows nothing of its parameters."""
-        key = (id(node), defaults)
+        function analysed on its own, as a call that omits it runs. A run
+        looked through from a call is given `bound`, (parameter, constant)
+        pairs: the constants the call passes, and the constant defaults of
+        the parameters it omits; it knows nothing of its other parameters."""
+        bound = tuple(bound)
+        key = (id(node), defaults, tuple((p, type(c.value), c.value) for p, c in bound))
         if key not in self.prepared:
             params, consts = [], {}
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -420,9 +450,10 @@ class Module:
             if cls is not None:
                 parent = self.class_facts(cls)
             facts = Facts(body, parent=parent)
+            given = dict(bound)
             for p in params:
                 rebound = p in facts.values
-                facts.values[p] = consts.get(p) if defaults and not rebound else None
+                facts.values[p] = None if rebound else given.get(p, consts.get(p) if defaults else None)
             self.prepared[key] = (facts, build_cfg(body), params)
         return self.prepared[key]
 

@@ -55,7 +55,11 @@ class OpaqueCalls:
     def stream_work(self, v, st):
         """The copies of v that an opaque call here may use as work on the
         current stream, explicitly ordered after them (see above)."""
-        cur, in_block = st.current(), len(st.cur) > 1
+        # a stream block (`with torch.cuda.stream(s)`, set_stream) made the
+        # current stream another than the function's; `with
+        # torch.inference_mode():` and other managers do not
+        cur = st.current()
+        in_block = cur != st.cur[0]
         out = set()
         for cid in v:
             info, c = st.live.get(cid), self.m.copies.get(cid)

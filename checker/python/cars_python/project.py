@@ -68,7 +68,7 @@ class Project:
         self.modules = {}     # name -> Module, or None where it does not parse
         self.copies = {}      # shared by every module: copy id -> Copy
         self.writes = {}      # write id -> producers.Write
-        self.owner = {}       # id(module-level FunctionDef) -> its Module
+        self.owner = {}       # id(FunctionDef: module-level or a method) -> its Module
         self.cost = 0
         self.tails = {}       # an import's name -> the one module whose name ends with it
         self.used = []        # module names, the one used last at the end
@@ -92,8 +92,15 @@ class Project:
         m.project, m.name, m.path = self, name, path or self.paths.get(name)
         m.copies, m.writes = self.copies, self.writes
         self.modules[name] = m
-        for fn in m.functions.values():  # what Module.imported can return
+        for fn in self.defined(m):  # what Module.imported and class_ref can lead to
             self.owner[id(fn)] = m
+
+    @staticmethod
+    def defined(m):
+        """The module-level functions and the methods of m."""
+        yield from m.functions.values()
+        for methods in m.classes.values():
+            yield from methods.values()
 
     def end_file(self):
         """After one file's analysis: what only it needed goes (copies,
@@ -105,7 +112,7 @@ class Project:
         live = [n for n in self.used if self.modules.get(n) is not None]
         for name in live[:-KEEP_MODULES]:
             m = self.modules.pop(name)
-            for fn in m.functions.values():
+            for fn in self.defined(m):
                 self.owner.pop(id(fn), None)
         self.used = [n for n in self.used if n in self.modules][-KEEP_MODULES:]
         for m in self.modules.values():

@@ -155,6 +155,12 @@ class State:
             self.live[c] = info.replace(
                 conds=frozenset(x for x in info.conds if x[0] != name) | {(name, lit)})
 
+    def known_false(self, node):
+        """Whether a name or attribute holds a false value on every path
+        here (assigned a constant, or tested): `non_blocking = False`."""
+        lit = self.conds.get(model.dotted(node)) if node is not None else None
+        return lit is not None and not lit[1]
+
     def learn(self, name, test):
         """A branch on name was taken with `test` (see contradicts): drop
         the copies and writes issued only where name held something else,

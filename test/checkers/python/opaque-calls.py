@@ -102,3 +102,13 @@ def offload_rebound_class(p, opt_cls=torch.optim.AdamW):
     p_host.copy_(p, non_blocking=True)
     return opt_cls([p_host])
     # CHECK: opaque-calls.py:[[@LINE-1]]:20: warning: 'p_host' is passed to 'opt_cls' before
+
+
+def decode(self, out):
+    # NeMo's ctc_greedy_decoding: a manager that sets no stream is no stream block
+    with torch.inference_mode():
+        pred_cpu = torch.empty(out.shape, pin_memory=True)
+        pred_cpu.copy_(out, non_blocking=True)
+        greedy = self.decode_labels
+        return greedy(pred_cpu[0])
+        # CHECK: opaque-calls.py:[[@LINE-1]]:23: warning: 'pred_cpu' is passed to 'greedy' before

@@ -1,0 +1,111 @@
+# Values that are not literals (issue 22 item 4). `non_blocking` the check
+# cannot read (a call's result, an attribute, a parameter no call fixes)
+# may be True: the copy may be asynchronous. Only a false constant, written,
+# bound or assigned on the path, is not. A `**` dict the check can read
+# passes its keys. A function looked through from a call is given the
+# constants the call passes and the defaults of what it omits.
+#
+# RUN: %cars_python %s | FileCheck %s --implicit-check-not='warning:'
+import numpy as np
+import torch
+from comfy.model_management import device_supports_non_blocking
+
+
+def preview(x, dev):
+    # ComfyUI's latent_preview after its fix: True for CUDA devices
+    img = x.to(device="cpu", non_blocking=device_supports_non_blocking(dev))
+    return np.asarray(img.numpy())
+    # CHECK: values.py:[[@LINE-1]]:23: warning: 'img' is passed to 'asarray' before
+
+
+class Offloader:
+    def __init__(self, non_blocking):
+        self.non_blocking = non_blocking
+
+    def offload(self, w):
+        host = w.to("cpu", non_blocking=self.non_blocking)
+        return host.sum()
+        # CHECK: values.py:[[@LINE-1]]:16: warning: 'host' is read before
+
+
+def offload_blocking_attr(w):
+    w_cpu = w.to("cpu", non_blocking=False)
+    return w_cpu.sum()
+
+
+def through_kwargs(x):
+    kwargs = dict(non_blocking=True)
+    y = x.to("cpu", **kwargs)
+    return y.sum()
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before
+
+
+def through_kwargs_display(x):
+    y = x.to("cpu", **{"non_blocking": True})
+    return y.sum()
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before
+
+
+def through_kwargs_blocking(x):
+    kwargs = {"non_blocking": False}
+    y = x.to("cpu", **kwargs)
+    return y.sum()
+
+
+def through_unknown_kwargs(x, **kwargs):
+    y = x.to("cpu", **kwargs)  # nothing says what kwargs holds: not claimed
+    return y.sum()
+
+
+def assigned_false(x, non_blocking):
+    non_blocking = False
+    y = x.to("cpu", non_blocking=non_blocking)
+    return y.sum()
+
+
+def tested_false(x, non_blocking):
+    if non_blocking:
+        return None
+    y = x.to("cpu", non_blocking=non_blocking)
+    return y.sum()
+
+
+def fetch(x, dev, nb):
+    y = x.to(dev, non_blocking=nb)
+    return y.sum()
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before
+    # CHECK: values.py:[[@LINE-3]]:9: note: asynchronous device-to-host copy into 'y' on the current stream is issued here
+    # CHECK: values.py:[[@LINE+4]]:12: note: 'fetch' is called here with 'dev' = 'cpu', 'nb' = True
+
+
+def fetch_to_host(x):
+    return fetch(x, "cpu", True)
+
+
+def fetch_to_host_blocking(x):
+    return fetch(x, "cpu", False)
+
+
+def fetch_to_gpu(x):
+    return fetch(x, "cuda", True)
+
+
+def fetch_default(x, dev="cpu", nb=True):
+    y = x.to(dev, non_blocking=nb)
+    return y
+
+
+def fetch_default_caller(x):
+    y = fetch_default(x)
+    return y.sum()
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before
+
+
+def fetch_default_caller_gpu(x):
+    y = fetch_default(x, "cuda")
+    return y.sum()
+
+
+def fetch_default_caller_blocking(x):
+    y = fetch_default(x, nb=False)
+    return y.sum()
