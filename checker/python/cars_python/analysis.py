@@ -20,7 +20,7 @@ means "not analysed".
 Standard library only; never raises on valid syntax (RecursionError on
 expressions nested thousands deep; the caller runs it on a large stack).
 
-May call: model, state, module, helpers, producers, containers, opaque.
+May call: model, state, module, helpers, producers, containers, opaque, project.
 """
 
 import ast
@@ -29,9 +29,10 @@ import heapq
 from . import model
 from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
-from .module import MAX_COST, Module, on_self_or_super  # noqa: F401 (MAX_COST: the docs' name)
+from .module import MAX_COST, Module  # noqa: F401 (MAX_COST: the docs' name)
 from .opaque import OpaqueCalls
 from .producers import Producers
+from .project import copiers as project_copiers
 from .state import EMPTY, Copy, Finding, Info, OverBudget, State
 
 MAX_VISITS = 20000
@@ -751,62 +752,6 @@ class _Aliases(ast.NodeTransformer):
         for part in parts[1:]:
             new = ast.copy_location(ast.Attribute(value=new, attr=part, ctx=ast.Load()), node)
         return new
-
-
-def project_copiers(m):
-    """The ids of m's bodies (the module's and each function's, with the
-    functions around a nested one) that call a function of another module
-    of the project that may issue a copy (m.copying covers the module's
-    own), construct a class of another module with a method that may, or
-    call such a method inherited from a base in another module; found in
-    one walk."""
-    out = set()
-    if m.project is None or not m.import_table():
-        return out
-
-    refs, method_calls = [], []  # classes of other modules constructed here; (attr, owners)
-
-    def copying(ref):
-        if ref is None or ref[0] is m or not any(
-                id(fn) in ref[0].copying for fn in ref[0].classes[ref[1]].values()):
-            return False
-        refs.append(ref)
-        return True
-
-    stack = [(m.tree, (id(m.tree),), None)]
-    while stack:
-        node, owners, cls = stack.pop()
-        if isinstance(node, ast.Call):
-            f, fn = node.func, None
-            if isinstance(f, ast.Name) and f.id in m.import_table():
-                fn = m.imported(f.id, copying=True)
-                if fn is None and copying(m.class_ref(f.id, copying=True)):
-                    out.update(owners)  # Snapshot()
-            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
-                  and f.value.id in m.import_table()):
-                fn = m.imported(f.value.id, f.attr, copying=True)
-                if fn is None and copying(m.class_ref(model.dotted(f), copying=True)):
-                    out.update(owners)  # snaps.Snapshot()
-            elif cls is not None and isinstance(f, ast.Attribute) and on_self_or_super(f) \
-                    and any(m.class_ref(b, copying=True) for b in m.bases.get(cls, ())):
-                fn = m.method(cls, f.attr)  # self.capture() of a base in another module
-            elif isinstance(f, ast.Attribute):
-                method_calls.append((f.attr, owners))  # maybe snap.capture() of a Snapshot
-            if fn is not None and id(fn) in m.module_of(fn).copying:
-                out.update(owners)
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                stack.append((child, owners + (id(child),), cls))
-            elif isinstance(child, ast.ClassDef) and node is m.tree:
-                stack.append((child, owners, child.name))
-            else:
-                stack.append((child, owners, cls))
-    # A method of such a class called on any object (`self.snap.capture(t)`
-    # of a `self.snap = Snapshot()`): by name, as Module._relevance does.
-    for attr, owners in method_calls:
-        if any(id(fn) in r[0].copying for r in refs for fn in [r[0].method(r[1], attr)] if fn):
-            out.update(owners)
-    return out
 
 
 def build_module(tree, source):

@@ -14,7 +14,11 @@ directory on sys.path), and to none where that is not unique. Modules are
 parsed when first imported and kept; copies, writes and the analysis
 budget are shared by all of them.
 
-May call: module (and analysis, to build a module's tree as analyse does).
+copiers() finds which bodies of a module call into another module's code
+that may issue a copy (a function, a class's methods), so that only those
+are analysed.
+
+May call: model, module (and analysis, to build a module's tree as analyse does).
 """
 
 import ast
@@ -23,7 +27,8 @@ import os
 import re
 import tokenize
 
-from .module import MAX_COST
+from . import model
+from .module import MAX_COST, on_self_or_super
 from .state import OverBudget
 
 # How many parsed modules a run keeps between files (end_file).
@@ -169,3 +174,59 @@ class Project:
             tail = [n for n in self.paths if n.endswith("." + dotted)]
             self.tails[dotted] = tail[0] if len(tail) == 1 else None
         return self.tails[dotted]
+
+
+def copiers(m):
+    """The ids of m's bodies (the module's and each function's, with the
+    functions around a nested one) that call a function of another module
+    of the project that may issue a copy (m.copying covers the module's
+    own), construct a class of another module with a method that may, or
+    call such a method inherited from a base in another module; found in
+    one walk."""
+    out = set()
+    if m.project is None or not m.import_table():
+        return out
+
+    refs, method_calls = [], []  # classes of other modules constructed here; (attr, owners)
+
+    def copying(ref):
+        if ref is None or ref[0] is m or not any(
+                id(fn) in ref[0].copying for fn in ref[0].classes[ref[1]].values()):
+            return False
+        refs.append(ref)
+        return True
+
+    stack = [(m.tree, (id(m.tree),), None)]
+    while stack:
+        node, owners, cls = stack.pop()
+        if isinstance(node, ast.Call):
+            f, fn = node.func, None
+            if isinstance(f, ast.Name) and f.id in m.import_table():
+                fn = m.imported(f.id, copying=True)
+                if fn is None and copying(m.class_ref(f.id, copying=True)):
+                    out.update(owners)  # Snapshot()
+            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                  and f.value.id in m.import_table()):
+                fn = m.imported(f.value.id, f.attr, copying=True)
+                if fn is None and copying(m.class_ref(model.dotted(f), copying=True)):
+                    out.update(owners)  # snaps.Snapshot()
+            elif cls is not None and isinstance(f, ast.Attribute) and on_self_or_super(f) \
+                    and any(m.class_ref(b, copying=True) for b in m.bases.get(cls, ())):
+                fn = m.method(cls, f.attr)  # self.capture() of a base in another module
+            elif isinstance(f, ast.Attribute):
+                method_calls.append((f.attr, owners))  # maybe snap.capture() of a Snapshot
+            if fn is not None and id(fn) in m.module_of(fn).copying:
+                out.update(owners)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                stack.append((child, owners + (id(child),), cls))
+            elif isinstance(child, ast.ClassDef) and node is m.tree:
+                stack.append((child, owners, child.name))
+            else:
+                stack.append((child, owners, cls))
+    # A method of such a class called on any object (`self.snap.capture(t)`
+    # of a `self.snap = Snapshot()`): by name, as Module._relevance does.
+    for attr, owners in method_calls:
+        if any(id(fn) in r[0].copying for r in refs for fn in [r[0].method(r[1], attr)] if fn):
+            out.update(owners)
+    return out
