@@ -730,9 +730,9 @@ class _Aliases(ast.NodeTransformer):
     cs` -> torch.cuda.stream, `import torch.cuda as tc` -> torch.cuda).
     Scopes are not told apart: an import anywhere in the module counts."""
 
-    def __init__(self, tree):
+    def __init__(self, imports):
         self.map = {}
-        for n in ast.walk(tree):
+        for n in imports:
             if isinstance(n, ast.Import):
                 for a in n.names:
                     if a.asname and a.name.split(".")[0] == "torch":
@@ -755,11 +755,18 @@ class _Aliases(ast.NodeTransformer):
 
 
 def build_module(tree, source):
-    """The Module of a parsed tree, torch's imported names spelled out."""
-    aliases = _Aliases(tree)
+    """The Module of a parsed tree, torch's imported names spelled out; one
+    walk finds its imports and its function definitions for the rest."""
+    imports, defs = [], []
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            imports.append(n)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.append(n)
+    aliases = _Aliases(imports)
     if aliases.map:
-        tree = aliases.visit(tree)
-    return Module(tree, source)
+        tree = aliases.visit(tree)  # rewrites Name nodes only: the lists stay the tree's
+    return Module(tree, source, imports, defs)
 
 
 def analyse(tree, source, project=None, path=None):
@@ -767,6 +774,10 @@ def analyse(tree, source, project=None, path=None):
     files of the run) and the module's path, calls of the project's other
     modules' functions are looked through too."""
     m = None
+    if project is not None and path is not None and not project.may_reach_copy(source):
+        result = Result()  # it can issue no copy, nor call code that can
+        result.not_analysed = []
+        return result
     if project is not None and path is not None:
         from .project import module_name
         name = module_name(path, project.root)
@@ -779,10 +790,7 @@ def analyse(tree, source, project=None, path=None):
         m = build_module(tree, source)
     found = {}
     stopped = []
-    bodies = [(tree, [n for n in tree.body])]
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            bodies.append((node, node.body))
+    bodies = [(tree, [n for n in tree.body])] + [(node, node.body) for node in m.defs]
     copiers = project_copiers(m)
     for node, body in bodies:
         if id(node) not in m.copying and id(node) not in copiers:

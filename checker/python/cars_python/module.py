@@ -166,8 +166,13 @@ class Facts:
 class Module:
     """The functions and classes of one module, and the copies found so far."""
 
-    def __init__(self, tree, source):
+    def __init__(self, tree, source, imports=None, defs=None):
+        """imports, defs: the tree's Import/ImportFrom and function
+        definition nodes in ast.walk order, when the caller has them."""
         self.tree, self.source = tree, source
+        self.import_nodes = imports
+        self.defs = defs if defs is not None else [
+            n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         self.functions = {}   # name -> FunctionDef at module level
         self.classes = {}     # class name -> {method name: FunctionDef}
         self.method_class = {}  # id(FunctionDef) -> class name
@@ -258,7 +263,8 @@ class Module:
         apart."""
         if self._imports is None:
             t = {}
-            for n in ast.walk(self.tree):
+            nodes = self.import_nodes if self.import_nodes is not None else ast.walk(self.tree)
+            for n in nodes:
                 if isinstance(n, ast.Import):
                     for a in n.names:
                         name = a.name if a.asname else a.name.split(".")[0]

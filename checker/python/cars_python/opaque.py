@@ -74,21 +74,20 @@ class OpaqueCalls:
         class: annotated `Type[X]` / `type[X]`, or defaulting to a class
         (a CamelCase name)."""
         node = self.node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or name not in self.params:
             return False
-        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-               for n in ast.walk(node)):
-            return False  # rebound: not known to hold the class
         a = node.args
         positional = a.posonlyargs + a.args
         defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
         defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+        holds_class = False
         for p in positional + a.kwonlyargs:
-            if p.arg != name:
-                continue
-            ann = p.annotation
-            if isinstance(ann, ast.Subscript) and (model.dotted(ann.value) or "").rsplit(".", 1)[-1] in ("Type", "type"):
-                return True
-            d = defaults.get(name)
-            return d is not None and model.is_constructor(model.dotted(d), ())
-        return False
+            if p.arg == name:
+                ann, d = p.annotation, defaults.get(name)
+                holds_class = (isinstance(ann, ast.Subscript) and (model.dotted(ann.value) or "")
+                               .rsplit(".", 1)[-1] in ("Type", "type")) or (
+                    d is not None and model.is_constructor(model.dotted(d), ()))
+        # ... and the body does not rebind it (the last test: it walks the body)
+        return holds_class and not any(
+            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+            for n in ast.walk(node))

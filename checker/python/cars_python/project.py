@@ -33,9 +33,14 @@ from .state import OverBudget
 
 # How many parsed modules a run keeps between files (end_file).
 KEEP_MODULES = 128
-# copy_(src, True): non_blocking given by position (the other spelling of a
-# copy says non_blocking).
-_POSITIONAL_COPY = re.compile(r"copy_\([^()\n]*,\s*True\b")
+# copy_(src, True), to(device, dtype, True), to(other, True): non_blocking
+# given by position (the other spelling of a copy says non_blocking).
+_POSITIONAL_COPY = re.compile(r"(?:copy_|\.to)\(.*,\s*True\b")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# An import statement's text: `import a.b as c`, `from .x import f, g`, a
+# parenthesized list over several lines (a backslash continuation or an
+# import after `;` is missed: such a module is taken to reach no copy).
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
 
 
 def module_name(path, root):
@@ -78,6 +83,7 @@ class Project:
         self.tails = {}       # an import's name -> the one module whose name ends with it
         self.used = []        # module names, the one used last at the end
         self.copy_text = {}   # module name -> whether its text can hold a copy
+        self._copy_names = None  # the last parts of the names of those that can
 
     def spend(self, amount):
         self.cost += amount
@@ -158,6 +164,28 @@ class Project:
             self.copy_text[name] = "non_blocking" in text or bool(_POSITIONAL_COPY.search(text))
         return self.copy_text[name]
 
+    def may_reach_copy(self, source):
+        """Whether a module with this text can issue a copy or call code of
+        the project that can: its text holds one (may_copy's test), or
+        imports a module of the run whose text does (an import of module
+        `pkg.io` spells `io`). A module that cannot is not analysed at all
+        (analysis.analyse): no finding can be in it."""
+        if "non_blocking" in source or _POSITIONAL_COPY.search(source):
+            return True
+        return self.imports_copying(source)
+
+    def imports_copying(self, source):
+        """Whether a module's import statements name a module of the run
+        whose text can hold a copy (by the last part of its name)."""
+        if self._copy_names is None:
+            self._copy_names = {n.rsplit(".", 1)[-1] for n in self.paths if self.may_copy(n)}
+        if not self._copy_names:
+            return False
+        for m in _IMPORT.finditer(source):
+            if not self._copy_names.isdisjoint(_WORD.findall(m.group(0))):
+                return True
+        return False
+
     def resolve_name(self, importer, dotted, level=0):
         """The name of the module that `import dotted` (level dots before
         it) of module `importer` names, or None."""
@@ -184,7 +212,7 @@ def copiers(m):
     call such a method inherited from a base in another module; found in
     one walk."""
     out = set()
-    if m.project is None or not m.import_table():
+    if m.project is None or not m.import_table() or not m.project.imports_copying(m.source):
         return out
 
     refs, method_calls = [], []  # classes of other modules constructed here; (attr, owners)

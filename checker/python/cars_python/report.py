@@ -56,6 +56,8 @@ def suppressed_lines(source):
 
 
 def unsuppressed(findings, source):
+    if not findings:
+        return findings  # nothing to suppress: the source is not tokenized
     lines = suppressed_lines(source)
     return [f for f in findings if f.line not in lines]
 
