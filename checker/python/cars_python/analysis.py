@@ -423,9 +423,19 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
 
     def call(self, node, st):
         func = node.func
+        if isinstance(func, ast.Name):
+            bound, _ = self.facts.value(func.id)
+            if isinstance(bound, ast.Attribute) and self.instance_class(bound.value) is not None:
+                # w = s.wait; w(): the bound method of a project object
+                node = ast.copy_location(ast.Call(func=bound, args=node.args,
+                                                  keywords=node.keywords), node)
+                func = node.func
         copy = model.async_copy(node, self.facts)
-        if copy is not None and st.known_false(model.non_blocking_arg(node, self.facts)):
-            copy = None  # non_blocking = False on this path
+        if copy is not None:
+            nb = model.non_blocking_arg(node, self.facts)
+            member = self.member_constant(nb)
+            if st.known_false(nb) or (member is not None and not member.value):
+                copy = None  # non_blocking = False on this path, or a False field
         if copy is None and id(node) in self.host_required:
             copy = ("result", func.value)  # .to(device, non_blocking=True), then .numpy()
         attr = func.attr if isinstance(func, ast.Attribute) else None
@@ -485,9 +495,10 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
             reads_args = False
         if reads_args:
             what = "passed to '%s'" % (attr or name.rsplit(".", 1)[-1] or "a function")
-            opaque = helper is None and self.opaque_callee(node, obj_v)
+            opaque = helper is None and self.opaque_callee(node, obj_v) and not self.hands_host_code(node)
             for a, v in arg_vals + kw_vals:
-                self.access(v - self.stream_work(v, st) if opaque else v, a, st, what)
+                ordered = self.stream_work(v, st) if opaque and not self.host_value(a) else EMPTY
+                self.access(v - ordered, a, st, what)
         self.read_containers(node, name, st)  # torch.cat(outs)
         if attr in ADDING_METHODS | EXTENDING_METHODS and not obj_v:
             self.container_call(node, attr, arg_vals, st)  # outs.append(t)
@@ -517,7 +528,14 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
             if how == "into":
                 c.name = model.dotted(what) or self.m.text(what)
             self.m.copies[c.id] = c
-            st.live[c.id] = Info(EMPTY, frozenset([c.stream]), frozenset(st.conds.items()))
+            conds = frozenset(st.conds.items())
+            nb = model.non_blocking_arg(node, self.facts)
+            nb_path = model.dotted(nb) if nb is not None and not isinstance(nb, ast.Constant) else None
+            if nb_path and nb_path not in st.conds:
+                # asynchronous only where `nb` is true: a later `if nb: sync()`
+                # or `if not nb: read` is followed like a branch literal
+                conds |= {(nb_path, ("truth", True))}
+            st.live[c.id] = Info(EMPTY, frozenset([c.stream]), conds)
             st.misses.pop(c.id, None)
             if how == "into":
                 path = model.dotted(what)

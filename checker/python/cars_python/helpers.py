@@ -54,14 +54,72 @@ class HelperCalls:
     def instance_class(self, obj):
         """(Module, class) of the object an expression holds, where it is
         bound once to a construction of a class of the project (`snap =
-        Snapshot()`, `self.snap = snaps.Snapshot()` in __init__); else None."""
-        path = model.dotted(obj)
+        Snapshot()`, `self.snap = snaps.Snapshot()` in __init__), or is a
+        parameter the body never rebinds, annotated with one (`snap:
+        Snapshot`, `snap: "Snapshot"`); else None."""
+        path = self.canonical(model.dotted(obj))
         if not path or path == "self" or "." in path and not path.startswith("self."):
             return None
-        v, _ = self.facts.value(path)
-        if not isinstance(v, ast.Call):
+        v, known = self.facts.value(path)
+        if isinstance(v, ast.Call):
+            return self.m.class_ref(model.dotted(v.func))
+        if v is None and path in self.params:
+            ann = self.annotation(path)
+            if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+                return self.m.class_ref(ann.value)
+            return self.m.class_ref(model.dotted(ann)) if ann is not None else None
+        return None
+
+    def member_constant(self, expr):
+        """The constant `obj.attr` holds, for an object this function built
+        with no arguments from a class of the project whose body gives the
+        attribute a constant (`@dataclass class Cfg: non_blocking: bool =
+        False`, `cfg = Cfg()`) and whose methods never assign it; else
+        None."""
+        if not isinstance(expr, ast.Attribute):
             return None
-        return self.m.class_ref(model.dotted(v.func))
+        path = self.canonical(model.dotted(expr.value))
+        v, _ = self.facts.value(path) if path else (None, False)
+        if not isinstance(v, ast.Call) or v.args or v.keywords:
+            return None
+        ref = self.m.class_ref(model.dotted(v.func))
+        if ref is None:
+            return None
+        mod, cls = ref
+        if mod.class_facts(cls).values.get("self." + expr.attr, 0) != 0:
+            return None  # a method assigns it
+        for n in mod.class_node(cls).body:
+            target = n.targets[0] if isinstance(n, ast.Assign) and len(n.targets) == 1 else (
+                n.target if isinstance(n, ast.AnnAssign) else None)
+            if isinstance(target, ast.Name) and target.id == expr.attr:
+                return n.value if isinstance(n.value, ast.Constant) else None
+        return None
+
+    def canonical(self, path):
+        """The name an alias stands for: `s2 = s` (each bound once) makes
+        `s2` stand for `s`, so that `s2.wait()` covers what `s.capture(t)`
+        left in `s.host`."""
+        for _ in range(8):
+            v, _ = self.facts.value(path) if path else (None, False)
+            if not isinstance(v, ast.Name) or v.id == path:
+                return path
+            path = v.id
+        return path
+
+    def annotation(self, name):
+        """The annotation of parameter `name` of this function, if it is
+        never rebound in the body; else None."""
+        node = self.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        a = node.args
+        for p in a.posonlyargs + a.args + a.kwonlyargs:
+            if p.arg == name and p.annotation is not None:
+                if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                       for n in ast.walk(node)):
+                    return None
+                return p.annotation
+        return None
 
     def local_defs(self):
         """The functions defined in this function's own body (built once)."""
@@ -113,7 +171,9 @@ class HelperCalls:
                 and any(k.startswith(pre) for k in st.names)) and not (
                     self.multi_stream and fm.may_write(fn)):
             return EMPTY  # it cannot issue, cover or read a copy, nor write a tensor
-        params = list(fm.prepare(fn, fn.body)[2])
+        # The parameters positional arguments fill (not the keyword-only
+        # ones, nor *args, which soaks up the rest).
+        params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
         entry = State(live={c: info.replace(events=frozenset(into(e) for e in info.events))
                             for c, info in st.live.items()},
                       cur=(st.current(),), recorded=frozenset(into(e) for e in st.recorded))
@@ -243,7 +303,7 @@ class HelperCalls:
         caller's paths on the receiver to the callee's (`snap.host` ->
         `self.host`), back() the callee's to the caller's; prefix is the
         caller's (`self.` on self or super(), `snap.` on an object)."""
-        recv = model.dotted(node.func.value) if is_method else None
+        recv = self.canonical(model.dotted(node.func.value)) if is_method else None
         if recv is None or recv == "self" or not is_method:
             return (lambda p: p), (lambda p: p), "self."
         pre = recv + "."

@@ -354,6 +354,13 @@ class Module:
             return False
         return isinstance(f.value, ast.Call) or not any(f.attr in ms for ms in self.classes.values())
 
+    def class_node(self, cls):
+        """The ClassDef of class cls of this module."""
+        for n in self.tree.body:
+            if isinstance(n, ast.ClassDef) and n.name == cls:
+                return n
+        return ast.ClassDef(name=cls, bases=[], keywords=[], body=[], decorator_list=[])
+
     def class_ref(self, name, copying=False):
         """(Module, class name) of the class a dotted name names: one of
         this module (`Local`), or of another module of the project imported

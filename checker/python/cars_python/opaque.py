@@ -18,10 +18,13 @@ Passing the destination to a function is a host access (a user function,
   for it (`wait_event` of an event recorded after it, `wait_stream`) -- a
   call the front end cannot see may be such work, ordered after the copy
   on the device, as the C++ check's opaque call given the copy's stream is.
-  It is not claimed. Host reads the model knows (`.numpy()`, indexing,
-  builtins, torch and numpy functions, tensor methods) are still reported,
-  and so is the same call on the stream current at the function's start,
-  where nothing says the code meant device-side ordering.
+  It is not claimed. Still reported: host reads the model knows (builtins,
+  torch and numpy functions, tensor methods, an element read), a host
+  object made from the tensor handed to the call (`db.write(buf.numpy())`),
+  a call also handed host code (`executor.submit(np.save, path, buf)`: a
+  host thread reads it), and the same call on the stream current at the
+  function's start, where nothing says the code meant device-side ordering.
+  A view handed to it (`db.set_cuda(buf[0])`) is the tensor.
 
 May call: model, state (and analysis.Function, through self).
 """
@@ -32,6 +35,29 @@ import builtins
 from . import model
 
 _BUILTINS = frozenset(dir(builtins))
+
+
+def type_annotation(ann, depth=0):
+    """Whether an annotation says the value is a class: `Type[X]`,
+    `type[X]`, also inside `Optional[...]`, `Union[...]`, `... | None` or a
+    string annotation."""
+    if ann is None or depth > 4:
+        return False
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            return type_annotation(ast.parse(ann.value, mode="eval").body, depth + 1)
+        except (SyntaxError, ValueError, RecursionError):
+            return False
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return type_annotation(ann.left, depth + 1) or type_annotation(ann.right, depth + 1)
+    if isinstance(ann, ast.Subscript):
+        head = (model.dotted(ann.value) or "").rsplit(".", 1)[-1]
+        if head in ("Type", "type"):
+            return True
+        if head in ("Optional", "Union"):
+            inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+            return any(type_annotation(a, depth + 1) for a in inner)
+    return False
 
 
 class OpaqueCalls:
@@ -51,6 +77,36 @@ class OpaqueCalls:
         if isinstance(node.func, ast.Attribute) and model.tensor_kind(node.func.value, self.facts):
             return False
         return True
+
+    def hands_host_code(self, node):
+        """Whether a call is handed code that runs on the host: a function
+        of the module or an import (`np.save`, `torch.save`, `save`), a
+        method of this class (`self._write`), a lambda or a local def --
+        `executor.submit(np.save, path, buf)`, `pool.submit(save, buf)` hand
+        the buffer to a host thread, not to a stream."""
+        for a in list(node.args) + [k.value for k in node.keywords]:
+            if isinstance(a, ast.Lambda):
+                return True
+            path = model.dotted(a)
+            if not path:
+                continue
+            root, _, rest = path.partition(".")
+            if not rest and (root in self.m.functions or root in self.local_defs()
+                             or root in self.m.import_table() or root in _BUILTINS):
+                return True
+            if rest and (root in self.m.import_table() or root in model.TORCH_NAMES):
+                return True
+            if root == "self" and "." not in rest and self.cls is not None \
+                    and self.m.method(self.cls, rest) is not None:
+                return True
+        return False
+
+    @staticmethod
+    def host_value(arg):
+        """An argument that is a host object made from the tensor
+        (`buf.numpy()`, `buf.tolist()`): no stream work takes it."""
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                   and n.func.attr in ("numpy", "tolist") for n in ast.walk(arg))
 
     def stream_work(self, v, st):
         """The copies of v that an opaque call here may use as work on the
@@ -84,8 +140,7 @@ class OpaqueCalls:
         for p in positional + a.kwonlyargs:
             if p.arg == name:
                 ann, d = p.annotation, defaults.get(name)
-                holds_class = (isinstance(ann, ast.Subscript) and (model.dotted(ann.value) or "")
-                               .rsplit(".", 1)[-1] in ("Type", "type")) or (
+                holds_class = type_annotation(ann) or (
                     d is not None and model.is_constructor(model.dotted(d), ()))
         # ... and the body does not rebind it (the last test: it walks the body)
         return holds_class and not any(

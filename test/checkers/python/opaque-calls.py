@@ -8,7 +8,10 @@
 # stored, not read.
 #
 # RUN: %cars_python %s | FileCheck %s --implicit-check-not='warning:'
-from typing import Type
+from concurrent.futures import ThreadPoolExecutor
+from typing import Optional, Type
+
+import numpy as np
 
 import torch
 from mylib import consume
@@ -112,3 +115,31 @@ def decode(self, out):
         greedy = self.decode_labels
         return greedy(pred_cpu[0])
         # CHECK: opaque-calls.py:[[@LINE-1]]:23: warning: 'pred_cpu' is passed to 'greedy' before
+
+
+def offload_optional_class(p, opt_cls: Optional[Type[torch.optim.Optimizer]] = None):
+    p_host = torch.empty_like(p, device="cpu", pin_memory=True)
+    p_host.copy_(p, non_blocking=True)
+    return opt_cls([p_host])
+
+
+def offload_union_class(p, opt_cls: "type[torch.optim.Optimizer] | None" = None):
+    p_host = torch.empty_like(p, device="cpu", pin_memory=True)
+    p_host.copy_(p, non_blocking=True)
+    return opt_cls([p_host])
+
+
+# Handing the buffer to host code (a host thread, a numpy array) is a host
+# read even on the copy's stream.
+def checkpoint_in_block(side, rows, executor: ThreadPoolExecutor):
+    with torch.cuda.stream(side):
+        rows_cpu = rows.to("cpu", non_blocking=True)
+        executor.submit(np.save, "rows.npy", rows_cpu)
+        # CHECK: opaque-calls.py:[[@LINE-1]]:46: warning: 'rows_cpu' is passed to 'submit' before
+
+
+def numpy_in_block(side, rows, db):
+    with torch.cuda.stream(side):
+        rows_cpu = rows.to("cpu", non_blocking=True)
+        db.write(rows_cpu.numpy())
+        # CHECK: opaque-calls.py:[[@LINE-1]]:18: warning: 'rows_cpu' is passed to 'write' before

@@ -6,6 +6,8 @@
 # constants the call passes and the defaults of what it omits.
 #
 # RUN: %cars_python %s | FileCheck %s --implicit-check-not='warning:'
+from dataclasses import dataclass
+
 import numpy as np
 import torch
 from comfy.model_management import device_supports_non_blocking
@@ -109,3 +111,70 @@ def fetch_default_caller_gpu(x):
 def fetch_default_caller_blocking(x):
     y = fetch_default(x, nb=False)
     return y.sum()
+
+
+# The copy is asynchronous only where its non_blocking value is true: a
+# branch on that value after the copy is followed like any branch literal.
+def sync_if_nb(x):
+    nb = x.is_cuda
+    y = x.to("cpu", non_blocking=nb)
+    if nb:
+        torch.cuda.current_stream().synchronize()
+    return y.sum()
+
+
+def read_if_not_nb(x, nb):
+    y = x.to("cpu", non_blocking=nb)
+    if not nb:
+        return y.sum()
+    return None
+
+
+def print_if_nb(x, nb):
+    y = x.to("cpu", non_blocking=nb)
+    if nb:
+        print("async")
+    return y.sum()
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before
+
+
+# Positional arguments fill positional parameters only: *rest soaks up the
+# third, and the keyword-only nb keeps its default.
+def fetch_vararg(x, dev="cpu", *rest, nb=False):
+    y = x.to(dev, non_blocking=nb)
+    return y.sum()
+
+
+def fetch_vararg_caller(x):
+    return fetch_vararg(x, "cpu", True)
+
+
+def fetch_kwonly(x, *, dev="cpu", nb=False):
+    y = x.to(dev, non_blocking=nb)
+    return y.sum()
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before
+    # CHECK: values.py:[[@LINE+4]]:12: note: 'fetch_kwonly' is called here with 'nb' = True, 'dev' = 'cpu'
+
+
+def fetch_kwonly_caller(x):
+    return fetch_kwonly(x, nb=True)
+
+
+# A field of an object built here with no arguments, which the class gives
+# a constant and no method assigns, holds that constant.
+@dataclass
+class TransferConfig:
+    non_blocking: bool = False
+
+
+def with_default_config(x):
+    cfg = TransferConfig()
+    y = x.to("cpu", non_blocking=cfg.non_blocking)
+    return y.sum()
+
+
+def with_passed_config(x):
+    cfg = TransferConfig(non_blocking=True)
+    y = x.to("cpu", non_blocking=cfg.non_blocking)
+    return y.sum()
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before

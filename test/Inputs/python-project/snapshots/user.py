@@ -44,3 +44,30 @@ class Sub(Snapshot):
         self.capture(t)
         self.wait()
         return self.host.tolist()
+
+
+def read_annotated(snap: Snapshot, t):
+    snap.capture(t)
+    return snap.host.sum()
+
+
+def read_annotated_waited(snap: "Snapshot", t):
+    snap.capture(t)
+    snap.wait()
+    return snap.host.sum()
+
+
+def alias_waited(t):
+    s = Snapshot()
+    s2 = s
+    s.capture(t)
+    s2.wait()  # the same object: covers s.host
+    return s.host.tolist()
+
+
+def bound_wait(t):
+    s = Snapshot()
+    w = s.wait
+    s.capture(t)
+    w()
+    return s.host.tolist()
