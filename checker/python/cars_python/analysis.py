@@ -468,8 +468,11 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
                     v and not isinstance(a, (ast.List, ast.Tuple, ast.Set, ast.ListComp,
                                              ast.GeneratorExp)) for a, v in arg_vals):
                 reads_args = True  # list(t) iterates the tensor
-        if attr in model.STORING_METHODS or model.is_constructor(name, self.m.classes) or (
-                isinstance(func, ast.Name) and self.class_param(func.id)) or (
+        constructs = (model.is_constructor(name, self.m.classes) or (
+            isinstance(func, ast.Name) and self.class_param(func.id)))
+        if constructs and self.hands_host_code(node):
+            constructs = False  # Thread(target=save, args=(buf,)): host code runs on it
+        if attr in model.STORING_METHODS or constructs or (
                 attr in model.STORING_UNLESS_TENSOR and not obj_v
                 and model.tensor_kind(func.value, self.facts) is None
                 and not (model.dotted(func.value) or "").split(".")[0] == "torch"):

@@ -8,6 +8,7 @@
 # stored, not read.
 #
 # RUN: %cars_python %s | FileCheck %s --implicit-check-not='warning:'
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional, Type
 
@@ -143,3 +144,16 @@ def numpy_in_block(side, rows, db):
         rows_cpu = rows.to("cpu", non_blocking=True)
         db.write(rows_cpu.numpy())
         # CHECK: opaque-calls.py:[[@LINE-1]]:18: warning: 'rows_cpu' is passed to 'write' before
+
+
+# A constructor handed host code with the buffer hands it to that code.
+def save_in_thread(rows):
+    rows_cpu = rows.to("cpu", non_blocking=True)
+    t = threading.Thread(target=np.save, args=("rows.npy", rows_cpu))
+    # CHECK: opaque-calls.py:[[@LINE-1]]:47: warning: 'rows_cpu' is passed to 'Thread' before
+    t.start()
+
+
+def record_in_object(rows):
+    rows_cpu = rows.to("cpu", non_blocking=True)
+    return Pending(tensor=rows_cpu, stream=None)  # stored, not read
