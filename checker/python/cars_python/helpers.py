@@ -304,7 +304,8 @@ class HelperCalls:
         `self.host`), back() the callee's to the caller's; prefix is the
         caller's (`self.` on self or super(), `snap.` on an object)."""
         recv = self.canonical(model.dotted(node.func.value)) if is_method else None
-        if recv is None or recv == "self" or not is_method:
+        if recv is None or recv in ("self", "cls") or not is_method or recv[:1].isupper():
+            # on self, super(), cls, type(self), or a class (`Base.m(self, t)`)
             return (lambda p: p), (lambda p: p), "self."
         pre = recv + "."
 

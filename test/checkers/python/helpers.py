@@ -128,3 +128,22 @@ class Dispatcher:
         self._prepare_caught(x)
         return self.splits.tolist()
         # CHECK: helpers.py:[[@LINE-1]]:16: warning: 'self.splits' is read before
+
+
+# A base class's method called through the class with self passed
+# explicitly: its self is the caller's self.
+class CaptureBase:
+    def capture(self, t):
+        self.host = t.to("cpu", non_blocking=True)
+
+
+class CaptureSub(CaptureBase):
+    def step(self, t):
+        CaptureBase.capture(self, t)
+        return self.host.sum()
+        # CHECK: helpers.py:[[@LINE-1]]:16: warning: 'self.host' is read before
+
+    def step_synced(self, t):
+        CaptureBase.capture(self, t)
+        torch.cuda.synchronize()
+        return self.host.sum()
