@@ -431,13 +431,14 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
                                                   keywords=node.keywords), node)
                 func = node.func
         copy = model.async_copy(node, self.facts)
+        nb = model.non_blocking_arg(node, self.facts) if copy is not None else None
         if copy is not None:
-            nb = model.non_blocking_arg(node, self.facts)
             member = self.member_constant(nb)
             if st.known_false(nb) or (member is not None and not member.value):
                 copy = None  # non_blocking = False on this path, or a False field
         if copy is None and id(node) in self.host_required:
             copy = ("result", func.value)  # .to(device, non_blocking=True), then .numpy()
+            nb = model.non_blocking_arg(node, self.facts)
         attr = func.attr if isinstance(func, ast.Attribute) else None
         name = model.callee_name(node) or ""
         if isinstance(func, ast.Name):
@@ -532,7 +533,6 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
                 c.name = model.dotted(what) or self.m.text(what)
             self.m.copies[c.id] = c
             conds = frozenset(st.conds.items())
-            nb = model.non_blocking_arg(node, self.facts)
             nb_path = model.dotted(nb) if nb is not None and not isinstance(nb, ast.Constant) else None
             if nb_path and nb_path not in st.conds:
                 # asynchronous only where `nb` is true: a later `if nb: sync()`

@@ -88,7 +88,7 @@ class HelperCalls:
         mod, cls = ref
         if mod.class_facts(cls).values.get("self." + expr.attr, 0) != 0:
             return None  # a method assigns it
-        for n in mod.class_node(cls).body:
+        for n in mod.class_body(cls):
             target = n.targets[0] if isinstance(n, ast.Assign) and len(n.targets) == 1 else (
                 n.target if isinstance(n, ast.AnnAssign) else None)
             if isinstance(target, ast.Name) and target.id == expr.attr:
@@ -115,10 +115,7 @@ class HelperCalls:
         a = node.args
         for p in a.posonlyargs + a.args + a.kwonlyargs:
             if p.arg == name and p.annotation is not None:
-                if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-                       for n in ast.walk(node)):
-                    return None
-                return p.annotation
+                return None if model.rebinds(node, name) else p.annotation
         return None
 
     def local_defs(self):
@@ -349,11 +346,8 @@ class HelperCalls:
                     out.append((k.arg, c))
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return tuple(out)
-        a = fn.args
-        positional = a.posonlyargs + a.args
-        pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + [
-            (p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-        out += [(p.arg, d) for p, d in pairs if p.arg not in passed and isinstance(d, ast.Constant)]
+        out += [(p.arg, d) for p, d in model.param_defaults(fn)
+                if p.arg not in passed and isinstance(d, ast.Constant)]
         return tuple(out)
 
     def bound_finding(self, f, node, bound):

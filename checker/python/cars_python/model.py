@@ -171,10 +171,26 @@ def may_be_true(node, facts):
         return bool(node.value)
     path = dotted(node)
     if path is not None:
-        v, known = facts.value(path)
+        v, _ = facts.value(path)
         if isinstance(v, ast.Constant):
             return bool(v.value)
     return True
+
+
+def param_defaults(fn):
+    """(parameter, default expression) for each parameter of a function
+    definition that has a default: positional ones, then keyword-only."""
+    a = fn.args
+    positional = a.posonlyargs + a.args
+    return list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + [
+        (p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+
+
+def rebinds(fn, name):
+    """Whether the body of function definition fn (nested scopes included)
+    assigns `name`."""
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(fn))
 
 
 def non_blocking_arg(call, facts):

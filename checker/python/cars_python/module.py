@@ -354,12 +354,13 @@ class Module:
             return False
         return isinstance(f.value, ast.Call) or not any(f.attr in ms for ms in self.classes.values())
 
-    def class_node(self, cls):
-        """The ClassDef of class cls of this module."""
+    def class_body(self, cls):
+        """The statements of the body of class cls of this module (none
+        where it has no such class)."""
         for n in self.tree.body:
             if isinstance(n, ast.ClassDef) and n.name == cls:
-                return n
-        return ast.ClassDef(name=cls, bases=[], keywords=[], body=[], decorator_list=[])
+                return n.body
+        return []
 
     def class_ref(self, name, copying=False):
         """(Module, class name) of the class a dotted name names: one of
@@ -451,9 +452,7 @@ class Module:
                 a = node.args
                 positional = a.posonlyargs + a.args
                 params = [p.arg for p in positional + a.kwonlyargs]
-                pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + [
-                    (p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-                consts = {p.arg: d for p, d in pairs if isinstance(d, ast.Constant)}
+                consts = {p.arg: d for p, d in model.param_defaults(node) if isinstance(d, ast.Constant)}
                 if a.vararg:
                     params.append(a.vararg.arg)
                 if a.kwarg:

@@ -133,16 +133,8 @@ class OpaqueCalls:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or name not in self.params:
             return False
         a = node.args
-        positional = a.posonlyargs + a.args
-        defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
-        defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
-        holds_class = False
-        for p in positional + a.kwonlyargs:
-            if p.arg == name:
-                ann, d = p.annotation, defaults.get(name)
-                holds_class = type_annotation(ann) or (
-                    d is not None and model.is_constructor(model.dotted(d), ()))
+        ann = next((p.annotation for p in a.posonlyargs + a.args + a.kwonlyargs if p.arg == name), None)
+        d = next((d for p, d in model.param_defaults(node) if p.arg == name), None)
+        holds_class = type_annotation(ann) or (d is not None and model.is_constructor(model.dotted(d), ()))
         # ... and the body does not rebind it (the last test: it walks the body)
-        return holds_class and not any(
-            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-            for n in ast.walk(node))
+        return holds_class and not model.rebinds(node, name)

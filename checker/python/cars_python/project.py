@@ -36,6 +36,12 @@ KEEP_MODULES = 128
 # copy_(src, True), to(device, dtype, True), to(other, True): non_blocking
 # given by position (the other spelling of a copy says non_blocking).
 _POSITIONAL_COPY = re.compile(r"(?:copy_|\.to)\(.*,\s*True\b")
+def may_hold_copy(text):
+    """Whether a module's text can hold a copy at all: a `non_blocking`,
+    or one given by position."""
+    return "non_blocking" in text or bool(_POSITIONAL_COPY.search(text))
+
+
 _WORD = re.compile(r"[A-Za-z_]\w*")
 # An import statement's text: `import a.b as c`, `from .x import f, g`, a
 # parenthesized list over several lines (a backslash continuation or an
@@ -161,7 +167,7 @@ class Project:
                 text = read_source(path) if path else ""
             except (OSError, ValueError, LookupError):
                 text = ""
-            self.copy_text[name] = "non_blocking" in text or bool(_POSITIONAL_COPY.search(text))
+            self.copy_text[name] = may_hold_copy(text)
         return self.copy_text[name]
 
     def may_reach_copy(self, source):
@@ -170,9 +176,7 @@ class Project:
         imports a module of the run whose text does (an import of module
         `pkg.io` spells `io`). A module that cannot is not analysed at all
         (analysis.analyse): no finding can be in it."""
-        if "non_blocking" in source or _POSITIONAL_COPY.search(source):
-            return True
-        return self.imports_copying(source)
+        return may_hold_copy(source) or self.imports_copying(source)
 
     def imports_copying(self, source):
         """Whether a module's import statements name a module of the run
@@ -216,6 +220,8 @@ def copiers(m):
         return out
 
     refs, method_calls = [], []  # classes of other modules constructed here; (attr, owners)
+    foreign_bases = {cls: any(m.class_ref(b, copying=True) for b in bases)
+                     for cls, bases in m.bases.items()}
 
     def copying(ref):
         if ref is None or ref[0] is m or not any(
@@ -239,7 +245,7 @@ def copiers(m):
                 if fn is None and copying(m.class_ref(model.dotted(f), copying=True)):
                     out.update(owners)  # snaps.Snapshot()
             elif cls is not None and isinstance(f, ast.Attribute) and on_self_or_super(f) \
-                    and any(m.class_ref(b, copying=True) for b in m.bases.get(cls, ())):
+                    and foreign_bases.get(cls):
                 fn = m.method(cls, f.attr)  # self.capture() of a base in another module
             elif isinstance(f, ast.Attribute):
                 method_calls.append((f.attr, owners))  # maybe snap.capture() of a Snapshot
