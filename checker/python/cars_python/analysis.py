@@ -30,6 +30,7 @@ from . import model
 from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
 from .module import MAX_COST, Module  # noqa: F401 (MAX_COST: the docs' name)
+from .objects import DICT_VIEWS, MODULE_META, MODULE_VIEWS, ObjectFields
 from .opaque import OpaqueCalls
 from .producers import Producers
 from .project import copiers as project_copiers
@@ -38,7 +39,7 @@ from .state import EMPTY, Copy, Finding, Info, OverBudget, State
 MAX_VISITS = 20000
 
 
-class Function(HelperCalls, Producers, Containers, OpaqueCalls):
+class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
     """The analysis of one function body with a given entry state."""
 
     def __init__(self, module, node, body, depth=0, stack=(), bound=()):
@@ -54,6 +55,9 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
         self.exit_state = None
         self.host_required = model.host_required_copies(body, self.facts)
         self.comp_values = {}  # id(comprehension) -> the copies of its element
+        self.obj_fields = {}  # id(call) -> {field: copies} of the object it gives
+        self.returned_fields = {}  # field -> copies, of the objects returned
+        self.discarded = None  # id(call) of the expression statement being run
         # Whether writes are tracked (producers.py): the module of the
         # analysed function names streams; a helper inherits it.
         self.multi_stream = module.multi_stream
@@ -219,6 +223,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
             if model.dotted(s.target):
                 st.forget(model.dotted(s.target))  # flag &= x: its truth is not known now
         elif isinstance(s, ast.Expr):
+            self.discarded = id(s.value)  # model.to(...) alone: nn.Module.to, in place
             v = self.ev(s.value, st)
             if isinstance(s.value, (ast.Yield, ast.YieldFrom, ast.Await)):
                 return
@@ -227,6 +232,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
         elif isinstance(s, ast.Return):
             if s.value is not None:
                 self.returned = self.returned | self.ev(s.value, st)
+                self.return_fields(s.value, st)
         elif isinstance(s, ast.Delete):
             for t in s.targets:
                 self.kill_target(t, st)
@@ -268,6 +274,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
                 st.names.pop(path, None)  # obj.attr of another object: not followed
                 self.ev(target.value, st)
                 return
+            self.name_fields(path, value_node, st)  # h = Batch(...): h.x
             if v:
                 st.names[path] = v
                 for cid in v:
@@ -396,6 +403,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
             for gen in node.generators:
                 self.consume(self.ev(gen.iter, st), gen.iter, st)
                 self.kill_target(gen.target, st)
+                self.bind_iteration(gen, st)  # [v.sum() for v in outs]
                 for cond in gen.ifs:
                     self.consume(self.ev(cond, st), cond, st)
             if isinstance(node, ast.DictComp):
@@ -439,6 +447,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
         if copy is None and id(node) in self.host_required:
             copy = ("result", func.value)  # .to(device, non_blocking=True), then .numpy()
             nb = model.non_blocking_arg(node, self.facts)
+        copy = self.in_place_move(node, copy)  # model.to("cpu", non_blocking=True) alone
         attr = func.attr if isinstance(func, ast.Attribute) else None
         name = model.callee_name(node) or ""
         if isinstance(func, ast.Name):
@@ -448,10 +457,13 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
         result = EMPTY
         obj_v = EMPTY
         if attr is not None and model.dotted(func) not in st.names:
-            obj_v = self.ev(func.value, st)
+            obj_v = self.ev(func.value, st) or self.tensor_use_of_field(func, attr, st)
         # The arguments, and whether this call reads them.
         target = self.target_of(node)
         helper = self.helper_of(target)
+        deferred = None
+        if copy is not None and self.own_mover(helper, attr):
+            deferred, copy = copy, None  # batch.to("cpu", non_blocking=True): Batch.to runs
         ordered = any(model.is_stream_handle(a, self.facts) for a in
                       list(node.args) + [k.value for k in node.keywords])
         self.stream_ordered += ordered
@@ -460,6 +472,9 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
             kw_vals = [(k.value, self.ev(k.value, st)) for k in node.keywords]
         finally:
             self.stream_ordered -= ordered
+        arg_vals = self.tensor_args(name, arg_vals, st)  # torch.cat([h.x, h.y])
+        if copy is None and helper is None:
+            self.call_object(node, st)  # model(x) of a module moved to the host
         reads_args = True
         last = name.rsplit(".", 1)[-1]
         if name in model.NOT_READING_BUILTINS or helper is not None \
@@ -473,6 +488,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
             isinstance(func, ast.Name) and self.class_param(func.id)))
         if constructs and self.hands_host_code(node):
             constructs = False  # Thread(target=save, args=(buf,)): host code runs on it
+        self.construct(node, arg_vals, kw_vals, st)  # Batch(x=t, ...): its fields
         if attr in model.STORING_METHODS or constructs or (
                 attr in model.STORING_UNLESS_TENSOR and not obj_v
                 and model.tensor_kind(func.value, self.facts) is None
@@ -508,8 +524,9 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
             self.container_call(node, attr, arg_vals, st)  # outs.append(t)
         # The object of a method call.
         if attr is not None and obj_v and attr not in model.STORING_METHODS:
-            if attr in model.META_METHODS or (attr == "type" and not node.args and not node.keywords):
-                pass
+            if attr in model.META_METHODS or attr in MODULE_META | MODULE_VIEWS | DICT_VIEWS or (
+                    attr == "type" and not node.args and not node.keywords):
+                pass  # metadata; a module's tensors, or a dict's values (containers)
             elif attr in model.VIEW_METHODS:
                 result = obj_v
             elif attr == "cuda" or (attr == "to" and copy is None
@@ -525,30 +542,15 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
                 self.access(obj_v, func.value, st, "read")
         # What the call does.
         if copy is not None:
-            how, what = copy
-            src = node.args[0] if how == "into" else func.value
-            self.check_copy(node, src, st)
-            c = Copy(node, None, st.current(), model.dotted(src), self.m.path)
-            if how == "into":
-                c.name = model.dotted(what) or self.m.text(what)
-            self.m.copies[c.id] = c
-            conds = frozenset(st.conds.items())
-            nb_path = model.dotted(nb) if nb is not None and not isinstance(nb, ast.Constant) else None
-            if nb_path and nb_path not in st.conds:
-                # asynchronous only where `nb` is true: a later `if nb: sync()`
-                # or `if not nb: read` is followed like a branch literal
-                conds |= {(nb_path, ("truth", True))}
-            st.live[c.id] = Info(EMPTY, frozenset([c.stream]), conds)
-            st.misses.pop(c.id, None)
-            if how == "into":
-                path = model.dotted(what)
-                if path is not None and (isinstance(what, ast.Name) or path.startswith("self.")):
-                    st.names[path] = frozenset([c.id])
-                return EMPTY
-            return frozenset([c.id])
+            return self.issue_copy(node, copy, nb, st)
         self.write_call(node, copy, st)
         if helper is not None:
-            return self.inline(helper, node, arg_vals, kw_vals, st)
+            out = self.inline(helper, node, arg_vals, kw_vals, st)
+            if deferred is not None and not out and id(node) not in self.obj_fields:
+                # the class's own .to() gives back nothing followed: taken
+                # as the tensor method it looks like
+                return self.issue_copy(node, deferred, nb, st)
+            return out
         if target is not None and id(target) in self.m.effectful:
             st.live = {}  # a helper past the depth (or recursive) that may synchronize
             return result
@@ -560,6 +562,31 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls):
                 return result
         self.effects(node, name, attr, st)
         return result
+
+    def issue_copy(self, node, copy, nb, st):
+        """A copy issued: into `what` ("into": dst.copy_(src); "inplace":
+        module.to(...) alone), or into the call's result."""
+        how, what = copy
+        src = node.args[0] if how == "into" else node.func.value
+        self.check_copy(node, src, st)
+        c = Copy(node, None, st.current(), model.dotted(src), self.m.path)
+        if how != "result":
+            c.name = model.dotted(what) or self.m.text(what)
+        self.m.copies[c.id] = c
+        conds = frozenset(st.conds.items())
+        nb_path = model.dotted(nb) if nb is not None and not isinstance(nb, ast.Constant) else None
+        if nb_path and nb_path not in st.conds:
+            # asynchronous only where `nb` is true: a later `if nb: sync()`
+            # or `if not nb: read` is followed like a branch literal
+            conds |= {(nb_path, ("truth", True))}
+        st.live[c.id] = Info(EMPTY, frozenset([c.stream]), conds)
+        st.misses.pop(c.id, None)
+        if how == "result":
+            return frozenset([c.id])
+        path = model.dotted(what)
+        if path is not None and (isinstance(what, ast.Name) or path.startswith("self.")):
+            st.names[path] = frozenset([c.id])
+        return EMPTY
 
     def effects(self, node, name, attr, st):
         """A call's effect on the copies: a synchronization, an event

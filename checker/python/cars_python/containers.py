@@ -50,6 +50,15 @@ def container_path(node):
     return None
 
 
+def stores_into(body, container):
+    """Whether statements store an element into the container expression
+    (`d[k] = ...`)."""
+    path = container_path(container)
+    return path is not None and any(
+        isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and container_path(n.value) == path
+        for s in body for n in ast.walk(s))
+
+
 class Containers:
     """Methods of analysis.Function for copies kept in containers."""
 
@@ -61,6 +70,8 @@ class Containers:
             return v
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             return self.comp_values.get(id(node), EMPTY)
+        if isinstance(node, ast.Call):
+            return self.module_elements(node, st)  # model.state_dict(), d.items()
         path = container_path(node)
         return st.elems.get(path, EMPTY) if path else EMPTY
 
@@ -91,16 +102,26 @@ class Containers:
         short = name.rsplit(".", 1)[-1]
         for a in list(node.args) + [k.value for k in node.keywords if k.arg != "out"]:
             path = container_path(a)
-            held = st.elems.get(path, EMPTY) if path else EMPTY
+            held = st.elems.get(path, EMPTY) if path else self.module_elements(a, st)
             if held:
                 self.access(held, a, st, "passed to '%s'" % short)
 
     def bind_iteration(self, loop, st):
-        """`for o in outs:`: o is one of the elements."""
+        """`for o in outs:`: o is one of the elements; `for k, v in
+        d.items()` / `for n, p in model.named_parameters()`: v, p are."""
         path = container_path(loop.iter)
-        held = st.elems.get(path, EMPTY) if path else EMPTY
-        if held and isinstance(loop.target, ast.Name):
-            st.names[loop.target.id] = held
+        held = st.elems.get(path, EMPTY) if path else self.module_elements(loop.iter, st)
+        if not path and held and stores_into(getattr(loop, "body", ()), loop.iter.func.value):
+            # for k, v in d.items(): d[k] = v.to(...): a later v is another
+            # key's, not one this loop stored in flight
+            return
+        target = loop.target
+        if (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(loop.iter, ast.Call)
+                and isinstance(loop.iter.func, ast.Attribute)
+                and loop.iter.func.attr in ("items", "named_parameters", "named_buffers")):
+            target = target.elts[1]
+        if held and isinstance(target, ast.Name):
+            st.names[target.id] = held
 
     def element_of(self, node, st):
         """The copies an element taken out of a container may be: the one

@@ -166,7 +166,8 @@ class HelperCalls:
         if id(fn) not in fm.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
                 isinstance(node.func, ast.Attribute)
                 and any(k.startswith(pre) for k in st.names)) and not (
-                    self.multi_stream and fm.may_write(fn)):
+                    self.multi_stream and fm.may_write(fn)) and not any(
+                        self.fields_of(a, st) for a in list(node.args) + [k.value for k in node.keywords]):
             return EMPTY  # it cannot issue, cover or read a copy, nor write a tensor
         # The parameters positional arguments fill (not the keyword-only
         # ones, nor *args, which soaks up the rest).
@@ -185,6 +186,9 @@ class HelperCalls:
             if k.arg and v:
                 entry.names[k.arg] = v
                 passed[k.arg] = a
+        # the fields of an object handed over (`p.x` is the caller's `h.x`)
+        passed.update(self.pass_fields(
+            list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords], entry, st))
         # Events and writes in flight on the arguments: the callee's
         # parameters name them (renames: (argument path, parameter);
         # wpassed: parameter -> the caller's tensor path).
@@ -227,8 +231,9 @@ class HelperCalls:
             if cid in mine:
                 verb = {"read": "reads it", "written": "writes it"}.get(
                     f.how, f.how.replace("passed to", "passes it to"))
-                self.report_at(passed.get(f.path, node), cid, st,
-                               "passed to '%s'" % callee_name if f.path in passed
+                holder = (f.path or "").split(".")[0]  # p.a: the object p is handed
+                self.report_at(passed.get(f.path, passed.get(holder, node)), cid, st,
+                               "passed to '%s'" % callee_name if holder in passed
                                else "used by '%s'" % callee_name,
                                extra_note=(f.line, f.col, "'%s' %s here" % (callee_name, verb),
                                            self.elsewhere(fm.path)))
@@ -253,7 +258,12 @@ class HelperCalls:
                 new_writes[dest] = new_writes.get(dest, EMPTY) | v
         # Copies the callee issued into its own locals and did not return are
         # its own business: it reports them itself.
-        keep = (mine | callee.returned | self.self_copies(out)) - self.reported_in(callee)
+        returned = callee.returned
+        if callee.returned_fields:
+            self.obj_fields[id(node)] = dict(callee.returned_fields)  # return Batch(...)
+            for v in callee.returned_fields.values():
+                returned |= v
+        keep = (mine | returned | self.self_copies(out)) - self.reported_in(callee)
         assigned = fm.self_assigned(fn) if is_method else EMPTY
         assigned_here = frozenset(back(k) for k in assigned)
         for v in new_writes.values():

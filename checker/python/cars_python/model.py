@@ -132,7 +132,8 @@ def kwarg(call, name, facts=None):
     None when absent or unreadable."""
     for k in call.keywords:
         if k.arg == name:
-            return k.value
+            v = k.value
+            return v.value if isinstance(v, ast.NamedExpr) else v  # (nb := False): False
     if facts is None:
         return None
     for k in call.keywords:

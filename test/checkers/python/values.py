@@ -178,3 +178,14 @@ def with_passed_config(x):
     y = x.to("cpu", non_blocking=cfg.non_blocking)
     return y.sum()
     # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before
+
+
+def walrus_false(x):
+    y = x.to("cpu", non_blocking=(nb := False))  # the value bound is the argument
+    return y.sum() + nb
+
+
+def walrus_true(x):
+    y = x.to("cpu", non_blocking=(nb := True))
+    return y.sum() if nb else None
+    # CHECK: values.py:[[@LINE-1]]:12: warning: 'y' is read before

@@ -1,0 +1,210 @@
+# Objects that hold copies (objects.py): a construction of a class of the
+# project carries its arguments' copies into the fields they initialise
+# (dataclass and NamedTuple fields in order, `self.f = p` in __init__,
+# dataclasses.replace); a class's own .to() runs instead of Tensor.to; a field
+# of an object of unseen class made pending by .to(cpu, non_blocking=True) is
+# read where it is used as only a tensor is; nn.Module.to moves the module in
+# place. Each race beside its fixed or harmless twin.
+#
+# RUN: %cars_python %s | FileCheck %s --implicit-check-not='warning:'
+import dataclasses
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import torch
+
+
+@dataclass
+class Batch:
+    x: torch.Tensor
+    y: torch.Tensor
+
+    def to(self, device, non_blocking=False):
+        return Batch(self.x.to(device, non_blocking=non_blocking),
+                     self.y.to(device, non_blocking=non_blocking))
+
+
+class Pair:
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+
+class Scores(NamedTuple):
+    top: torch.Tensor
+    count: int
+
+
+@dataclass
+class Out:
+    logits: torch.Tensor
+    n: int
+
+    def cpu_async(self):
+        return dataclasses.replace(self, logits=self.logits.to("cpu", non_blocking=True))
+
+
+class Dynamic:
+    def __init__(self, **fields):
+        self.fields = fields
+
+    def to(self, device, non_blocking=False):
+        return Dynamic(**{k: v.to(device, non_blocking=non_blocking) for k, v in self.fields.items()})
+
+
+def dataclass_fields(x, y):
+    h = Batch(x.to("cpu", non_blocking=True), y.to("cpu", non_blocking=True))
+    return h.x.numpy().sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'h.x' is read before
+    # CHECK: objects.py:[[@LINE-3]]:15: note: asynchronous device-to-host copy into 'h.x' on the current stream is issued here
+
+
+def dataclass_fields_synced(x, y):
+    h = Batch(x.to("cpu", non_blocking=True), y.to("cpu", non_blocking=True))
+    torch.cuda.synchronize()
+    return h.x.numpy().sum()
+
+
+def init_fields(x, y):
+    p = Pair(x.to("cpu", non_blocking=True), y)
+    return p.a.tolist()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'p.a' is read before
+
+
+def init_other_field(x, y):
+    p = Pair(x.to("cpu", non_blocking=True), y)
+    return p.b.tolist()  # b was not copied: not claimed
+
+
+def named_tuple(x):
+    s = Scores(count=3, top=x.to("cpu", non_blocking=True))
+    print(s.count)
+    return s.top.sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 's.top' is read before
+
+
+def own_to(x, y):
+    b = Batch(x, y)
+    h = b.to("cpu", non_blocking=True)  # Batch.to runs, field by field
+    return h.y.sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'h.y' is read before
+    # CHECK: objects.py:24:22: note: asynchronous device-to-host copy into 'h.y' on the current stream is issued here
+
+
+def own_to_synced(x, y):
+    b = Batch(x, y)
+    h = b.to("cpu", non_blocking=True)
+    torch.cuda.current_stream().synchronize()
+    return h.y.sum()
+
+
+def own_to_blocking(b: Batch):
+    h = b.to("cpu")  # non_blocking defaults to False in Batch.to
+    return h.y.sum()
+
+
+def own_to_dynamic(x):
+    d = Dynamic(x=x)
+    h = d.to("cpu", non_blocking=True)  # nothing followed: taken as Tensor.to
+    return h.fields["x"].sum()  # a tensor use of a field of it
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'h' is read before
+
+
+def replace_field(o: Out):
+    h = o.cpu_async()
+    print(h.n + 1)  # the other field: not copied
+    return h.logits.tolist()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'h.logits' is read before
+
+
+def consume(p):
+    return p.a.sum()
+
+
+def handed_to_function(x, y):
+    p = Pair(x.to("cpu", non_blocking=True), y)
+    return consume(p)
+    # CHECK: objects.py:[[@LINE-1]]:20: warning: 'p' is passed to 'consume' before
+    # CHECK: objects.py:[[@LINE-7]]:12: note: 'consume' reads it here
+
+
+def handed_to_function_synced(x, y):
+    p = Pair(x.to("cpu", non_blocking=True), y)
+    torch.cuda.synchronize()
+    return consume(p)
+
+
+def stored_object(x, y, queue):
+    p = Pair(x.to("cpu", non_blocking=True), y)
+    queue.put(p)  # the object itself: stored, not read
+    log(p)
+    torch.cuda.synchronize()
+
+
+def unseen_class(td):
+    h = td.to("cpu", non_blocking=True)  # a TensorDict, a PyG Data
+    print(h.batch_size, h.names.index("a"))  # not tensors: not claimed
+    return torch.cat([h.a, h.b])
+    # CHECK: objects.py:[[@LINE-1]]:22: warning: 'h' is passed to 'cat' before
+
+
+def unseen_class_synced(td):
+    h = td.to("cpu", non_blocking=True)
+    torch.cuda.synchronize()
+    return h.a.sum() + torch.cat([h.a, h.b]).sum()
+
+
+def module_in_place(model: torch.nn.Module):
+    model.to("cpu", non_blocking=True)
+    return model.weight.sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'model.weight' is read before
+    # CHECK: objects.py:[[@LINE-3]]:5: note: asynchronous device-to-host copy into 'model' on the current stream is issued here
+
+
+def module_forward(model):
+    model.to("cpu", non_blocking=True)
+    return model(torch.ones(3))
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'model' is called before
+
+
+def module_parameters(model):
+    model.to("cpu", non_blocking=True)
+    return [p.sum() for p in model.parameters()]
+    # CHECK: objects.py:[[@LINE-1]]:13: warning: 'p' is read before
+
+
+def module_state_dict(model, path):
+    model.to("cpu", non_blocking=True)
+    torch.save(model.state_dict(), path)
+    # CHECK: objects.py:[[@LINE-1]]:16: warning: 'model' is passed to 'save' before
+
+
+def module_synced(model: torch.nn.Module, path):
+    model.to("cpu", non_blocking=True)
+    model.eval()  # no tensor data
+    for name, p in model.named_parameters():
+        print(name, p.shape)  # metadata
+    torch.cuda.synchronize()
+    torch.save(model.state_dict(), path)
+    return model(torch.ones(3))
+
+
+def module_blocking(model):
+    model.to("cpu")
+    return model(torch.ones(3))
+
+
+def gpu_tensor_discarded():
+    t = torch.ones(4, device="cuda")
+    t.to("cpu", non_blocking=True)  # a tensor's .to is not in place: t stays on the GPU
+    return t.sum()
+
+
+def log(p):
+    print(p.b)
+
+
+def module_element(model):
+    model.to("cpu", non_blocking=True)
+    return model.weight[0, 0].item()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'model' is read before
