@@ -270,10 +270,6 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
                 self.record(path, model.stream_of(value_node.func.value, self.facts, st), st)
             for k in [k for k in st.names if k.startswith(path + ".")]:
                 del st.names[k]  # out = ...: out.lp is another tensor now
-            if not (isinstance(target, ast.Name) or path.startswith("self.")):
-                st.names.pop(path, None)  # obj.attr of another object: not followed
-                self.ev(target.value, st)
-                return
             self.name_fields(path, value_node, st)  # h = Batch(...): h.x
             if v:
                 st.names[path] = v
@@ -543,6 +539,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
         # What the call does.
         if copy is not None:
             return self.issue_copy(node, copy, nb, st)
+        self.moved_back(node, attr, st)  # model.cuda() alone: on the GPU again
         self.write_call(node, copy, st)
         if helper is not None:
             out = self.inline(helper, node, arg_vals, kw_vals, st)
@@ -584,8 +581,8 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
         if how == "result":
             return frozenset([c.id])
         path = model.dotted(what)
-        if path is not None and (isinstance(what, ast.Name) or path.startswith("self.")):
-            st.names[path] = frozenset([c.id])
+        if path is not None and (isinstance(what, ast.Name) or path.startswith("self.") or how == "inplace"):
+            st.names[path] = frozenset([c.id])  # pinned.copy_(...); net.encoder.to(...) alone
         return EMPTY
 
     def effects(self, node, name, attr, st):

@@ -263,6 +263,9 @@ class HelperCalls:
             self.obj_fields[id(node)] = dict(callee.returned_fields)  # return Batch(...)
             for v in callee.returned_fields.values():
                 returned |= v
+        stored = self.fields_back(renames, out)  # b.y = t.to(...) on a parameter b
+        for v in stored.values():
+            returned |= v
         keep = (mine | returned | self.self_copies(out)) - self.reported_in(callee)
         assigned = fm.self_assigned(fn) if is_method else EMPTY
         assigned_here = frozenset(back(k) for k in assigned)
@@ -303,6 +306,7 @@ class HelperCalls:
                         table[back(k)] = v
         for dest, v in new_writes.items():
             st.wnames[dest] = frozenset(w for w in st.wnames.get(dest, EMPTY) | v if w in live)
+        st.names.update(stored)
         return callee.returned
 
     def receiver_renames(self, node, is_method):

@@ -104,6 +104,8 @@ class Facts:
         v, _ = self.value(name) if name else (None, False)
         if v is None or name in self._active:
             return None  # unknown, or defined through itself (a = b.cuda(); b = a.cpu())
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and model.dotted(v.func.value) == name:
+            return None  # x = x.to(...): what x was before, the receiver, is not told
         self._active.add(name)
         try:
             return model.tensor_kind(v, self)
@@ -241,9 +243,11 @@ class Module:
         by_name = {}
         for name, fn in self.functions.items():
             by_name.setdefault(name, []).append(id(fn))
-        for methods in self.classes.values():
+        for cls, methods in self.classes.items():
             for name, fn in methods.items():
                 by_name.setdefault(name, []).append(id(fn))
+            if "__init__" in methods:  # Cls(...) runs Cls.__init__
+                by_name.setdefault(cls, []).append(id(methods["__init__"]))
         changed = True
         while changed:
             changed = False

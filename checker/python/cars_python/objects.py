@@ -2,17 +2,22 @@
 fields, an object's own `.to()`, and `torch.nn.Module`.
 
 - A construction of a class of the project carries the copies of its
-  arguments into the fields they initialise: the fields of a dataclass or
-  a NamedTuple in the order the class body declares them (by name for
-  keywords), or the `self.f = p` statements at the top level of `__init__`
-  (also inherited from a base of the project). `dataclasses.replace(obj,
-  f=v)` / `obj._replace(f=v)` keeps obj's fields and sets f. The fields are
-  paths like any other (`h = Batch(x.to("cpu", non_blocking=True), y)`
-  makes `h.x` pending, not `h.y`); the object itself names none, so
-  handing it to a function reads nothing (as a container: it may only be
-  stored). The fields travel into a project function the object is handed
-  to (`p.x` in the callee is `h.x`), and out of one that returns such an
-  object (`return Batch(...)`, `return out` with `out.x` set).
+  arguments into the fields they initialise: its `__init__` (also one
+  inherited from a base of the project) is looked through as a method of
+  the new object (`self.a = a`, `self.y = t.to("cpu", non_blocking=True)`),
+  or, without one, the fields of a dataclass or a NamedTuple in the order
+  the class body declares them (by name for keywords).
+  `dataclasses.replace(obj, f=v)` / `obj._replace(f=v)` keeps obj's fields
+  and sets f. The fields are paths like any other (`h = Batch(x.to("cpu",
+  non_blocking=True), y)` makes `h.x` pending, not `h.y`; so does `obj.y =
+  t.to(...)` on any object, and a project function storing into an object
+  it is handed); the object itself names none, so handing it to a function
+  reads nothing (as a container: it may only be stored), except to `print`
+  / `repr` / `str` and torch / NumPy functions (`torch.save(batch, f)`),
+  which read every field. The fields travel into a project function the
+  object is handed to (`p.x` in the callee is `h.x`), and out of one that
+  returns such an object (`return Batch(...)`, `return out` with `out.x`
+  set).
 - A class of the project with its own `.to()` / `.cpu()` / `.copy_()`: the
   call runs that method (looked through like any method), not
   `torch.Tensor.to`; where the method gives nothing back the front end can
@@ -25,8 +30,10 @@ fields, an object's own `.to()`, and `torch.nn.Module`.
   (`h.num_nodes`, `h.config.size`) are not claimed.
 - `torch.nn.Module.to(<cpu>, non_blocking=True)` moves the module's tensors
   in place and returns the module: a `.to(...)` whose result is discarded
-  (a statement of its own, `model.to("cpu", non_blocking=True)`) makes its
-  receiver pending; `model(x)` (the forward on the host) reads it;
+  (a statement of its own, `model.to("cpu", non_blocking=True)`,
+  `net.encoder.to(...)`) makes its receiver pending, and `model.to("cuda")`
+  / `model.cuda()` alone moves it back (the copy back is ordered after the
+  move on the stream); `model(x)` (the forward on the host) reads it;
   `state_dict()`, `parameters()` and the like hold its tensors as a
   container's elements (containers.py); `eval()`, `train()` and the other
   methods that touch no data are not reads.
@@ -56,7 +63,11 @@ MODULE_META = {"eval", "train", "zero_grad", "register_buffer", "register_parame
 # Tensor methods no plain Python value (str, list, dict, int) has: a field
 # used with one is a tensor. Not `split` / `select` (str), nor `t`.
 TENSOR_USES = (model.BLOCKING_READS | model.REDUCTIONS | model.SYNCING_OPS
-               | (model.VIEW_METHODS - {"split", "select", "t"}) | {"clone", "numpy", "tolist"})
+               | (model.VIEW_METHODS - {"split", "select"}) | {"clone", "numpy", "tolist"})
+# Host functions that read every tensor of an object they are given.
+OBJECT_READERS = {"print", "repr", "str", "format", "pickle.dump", "pickle.dumps"}
+# The receiver of a constructor's __init__, looked through (a path no code writes).
+NEW_OBJECT = "<new>"
 # Methods a class may define to move its tensors, called like Tensor's.
 MOVING_METHODS = {"to", "cpu", "cuda", "copy_"}
 DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass"}
@@ -84,21 +95,6 @@ def declared_fields(cdef):
     return out
 
 
-def init_fields(init):
-    """{parameter: field} of the `self.f = p` statements at the top level
-    of an `__init__`."""
-    params = {p.arg for p in init.args.posonlyargs + init.args.args + init.args.kwonlyargs}
-    out = {}
-    for n in init.body:
-        target = n.targets[0] if isinstance(n, ast.Assign) and len(n.targets) == 1 else (
-            n.target if isinstance(n, ast.AnnAssign) else None)
-        if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                and target.value.id == "self" and isinstance(n.value, ast.Name)
-                and n.value.id in params):
-            out.setdefault(n.value.id, []).append(target.attr)
-    return out
-
-
 class ObjectFields:
     """Methods of analysis.Function for objects that hold copies."""
 
@@ -121,7 +117,7 @@ class ObjectFields:
         fields = self.replaced_fields(node, kw_vals, st)
         if fields is None:
             ref = self.construction_class(node)
-            fields = self.class_fields(ref, node, arg_vals, kw_vals) if ref is not None else None
+            fields = self.class_fields(ref, node, arg_vals, kw_vals, st) if ref is not None else None
         if fields:
             self.obj_fields[id(node)] = fields
 
@@ -143,22 +139,12 @@ class ObjectFields:
                     fields[k.arg] = v
         return fields
 
-    def class_fields(self, ref, node, arg_vals, kw_vals):
+    def class_fields(self, ref, node, arg_vals, kw_vals, st):
         mod, cls = ref
         init = mod.method(cls, "__init__")
         cdef = _class_def(mod, cls)
-        by_param = {}
         if init is not None:
-            params = [p.arg for p in init.args.posonlyargs + init.args.args][1:]
-            mapping = init_fields(init)
-            for p, (a, v) in zip(params, arg_vals):
-                if isinstance(a, ast.Starred):
-                    break
-                by_param[p] = v
-            for k, (_, v) in zip(node.keywords, kw_vals):
-                if k.arg:
-                    by_param[k.arg] = v
-            return {f: v for p, v in by_param.items() if v for f in mapping.get(p, ())}
+            return self.run_init(init, node, arg_vals, kw_vals, st)
         if cdef is None:
             return {}
         decorators = {model.dotted(d.func if isinstance(d, ast.Call) else d) for d in cdef.decorator_list}
@@ -176,6 +162,24 @@ class ObjectFields:
                 out[k.arg] = v
         return out
 
+    def run_init(self, init, node, arg_vals, kw_vals, st):
+        """The fields `__init__` leaves holding copies, looked through as a
+        method of a new object: `self.a = a`, `self.y = t.to("cpu",
+        non_blocking=True)`, a method it calls."""
+        handed = any(v for _, v in arg_vals + kw_vals) or any(
+            self.fields_of(a, st) for a in list(node.args) + [k.value for k in node.keywords])
+        if self.helper_of(init) is None or not (handed or id(init) in self.m.module_of(init).copying):
+            return {}
+        call = ast.copy_location(ast.Call(func=ast.Attribute(value=ast.Name(id=NEW_OBJECT), attr="__init__"),
+                                          args=node.args, keywords=node.keywords), node)
+        self.inline(init, call, arg_vals, kw_vals, st)
+        pre = NEW_OBJECT + "."
+        fields = {k[len(pre):]: v for k, v in st.names.items() if k.startswith(pre) and v}
+        for table in (st.names, st.elems):
+            for k in [k for k in table if k.startswith(pre)]:
+                del table[k]
+        return {f: v for f, v in fields.items() if "." not in f}
+
     def fields_of(self, node, st):
         """{field: copies} of the object an expression gives: a
         construction or call whose fields are known, or a path whose
@@ -190,17 +194,47 @@ class ObjectFields:
                 if k.startswith(pre) and "." not in k[len(pre):] and v}
 
     def name_fields(self, path, value_node, st):
-        """`h = Batch(...)`: h's fields hold what the construction gave."""
+        """`h = Batch(...)`: h's fields hold what the construction gave, and
+        the events its `__init__` recorded (`self.ready.record()`) are
+        h's."""
+        if not isinstance(value_node, ast.Call):
+            return
+        pre = NEW_OBJECT + "."
+
+        def rename(e):
+            return path + e[len(NEW_OBJECT):] if e.startswith(pre) else e
+        for cid, info in list(st.live.items()):
+            if any(e.startswith(pre) for e in info.events):
+                st.live[cid] = info.replace(events=frozenset(rename(e) for e in info.events))
+        if any(e.startswith(pre) for e in st.recorded | st.recorded_all):
+            st.recorded = frozenset(rename(e) for e in st.recorded)
+            st.recorded_all = frozenset(rename(e) for e in st.recorded_all)
         for f, v in self.fields_of(value_node, st).items() if isinstance(value_node, ast.Call) else ():
             st.names[path + "." + f] = v
             for cid in v:
                 c = self.m.copies.get(cid)
-                if c is not None and c.name is None:
-                    c.name = path + "." + f
+                if c is not None and (c.name is None or c.name.startswith("self.")):
+                    c.name = path + "." + f  # named in __init__ as self.f
 
     def return_fields(self, value, st):
         for f, v in self.fields_of(value, st).items():
             self.returned_fields[f] = self.returned_fields.get(f, EMPTY) | v
+
+    def fields_back(self, renames, out):
+        """{caller path: copies} of the fields a callee stored into objects
+        it was handed (`def off(b, t): b.y = t.to(...)`: the caller's
+        `batch.y`). renames: (argument path, parameter)."""
+        stored = {}
+        if out is None:
+            return stored
+        for ap, p in renames:
+            if p == "self":
+                continue  # the receiver: the method's own renames
+            pre = p + "."
+            for k, v in out.names.items():
+                if k.startswith(pre) and v:
+                    stored[ap + k[len(p):]] = v
+        return stored
 
     def pass_fields(self, pairs, entry, st):
         """The fields of an object handed to a function: the parameter's
@@ -236,15 +270,15 @@ class ObjectFields:
         root = node
         while isinstance(root, (ast.Attribute, ast.Subscript)):
             if isinstance(root, ast.Attribute):
+                if root.attr in model.META_ATTRS:
+                    return EMPTY
                 attrs.append(root.attr)
             root = root.value
-        path = model.dotted(root)
-        if not attrs or not path or any(a in model.META_ATTRS for a in attrs):
-            return EMPTY
-        v = st.names.get(path, EMPTY)
-        if not v or self.known_object(path):
-            return EMPTY
-        return v
+            path = model.dotted(root)
+            v = st.names.get(path, EMPTY) if path else EMPTY
+            if v and attrs:  # the nearest pending holder: `net.encoder` of net.encoder[0].weight
+                return EMPTY if self.known_object(path) else v
+        return EMPTY
 
     def tensor_use_of_field(self, func, attr, st):
         """`h.x.numpy()` / `m.fc.weight[0].item()` (a tensor-only method on
@@ -258,13 +292,17 @@ class ObjectFields:
     def tensor_args(self, name, arg_vals, st):
         """Arguments of a torch / NumPy function that are fields of an
         unseen pending object (`torch.cat([h.x, h.y])`): what they read."""
-        if not name.startswith(("torch.", "np.", "numpy.")) or name in model.METADATA_FUNCTIONS:
+        if not (name.startswith(("torch.", "np.", "numpy.")) or name in OBJECT_READERS) \
+                or name in model.METADATA_FUNCTIONS:
             return arg_vals
+        tensors = name.startswith(("torch.", "np.", "numpy."))
         out = []
         for a, v in arg_vals:
             for e in a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a]:
-                if not v and isinstance(e, ast.Attribute):
-                    v = self.field_through(e, st)
+                if not v and tensors and isinstance(e, (ast.Attribute, ast.Subscript)):
+                    v = self.field_through(e, st)  # torch.cat([h.a, h.b]), not print(h.size)
+                for w in self.fields_of(e, st).values() if not v else ():
+                    v |= w  # print(batch), torch.save(batch, f): every field
             out.append((a, v))
         return out
 
@@ -276,11 +314,22 @@ class ObjectFields:
         if copy is None or copy[0] != "result" or id(node) != self.discarded:
             return copy
         recv = node.func.value
-        path = model.dotted(recv)
-        if path and (isinstance(recv, ast.Name) or path == "self" or path.startswith("self.")) \
-                and model.tensor_kind(recv, self.facts) is None:
+        if model.dotted(recv) and model.tensor_kind(recv, self.facts) is None:
             return ("inplace", recv)
         return copy
+
+    def moved_back(self, node, attr, st):
+        """`model.to("cuda")` / `model.cuda()` alone: the module is on the
+        GPU again (its copy back is ordered on the stream after the move to
+        the host): its tensors on the host are no longer what it holds."""
+        if id(node) != self.discarded or attr not in ("to", "cuda") or (
+                attr == "to" and model.to_device(node, self.facts) == "cpu"):
+            return
+        path = model.dotted(node.func.value)
+        if path and path in st.names:
+            del st.names[path]
+            for k in [k for k in st.names if k.startswith(path + ".")]:
+                del st.names[k]
 
     def module_elements(self, node, st):
         """`model.state_dict()`, `sd.items()`: the copies among the elements

@@ -208,3 +208,95 @@ def module_element(model):
     model.to("cpu", non_blocking=True)
     return model.weight[0, 0].item()
     # CHECK: objects.py:[[@LINE-1]]:12: warning: 'model' is read before
+
+
+def module_moved_back(model, x):
+    model.to("cpu", non_blocking=True)
+    model.to("cuda")  # in place again: its copy back is ordered after the move
+    return model(x) + model.weight.sum()
+
+
+def submodule_in_place(net):
+    net.encoder.to("cpu", non_blocking=True)
+    return net.encoder[0].weight.sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'net.encoder' is read before
+
+
+class Mirror:
+    def __init__(self, t):
+        self.data = t.to("cpu", non_blocking=True)  # the copy in __init__
+        self.shape = tuple(t.shape)
+
+    def move(self):
+        self.data = self.data.to("cpu", non_blocking=True)  # x = x.to(...): x's kind before is not told
+        return self.data.sum()
+        # CHECK: objects.py:[[@LINE-1]]:16: warning: 'self.data' is read before
+
+
+def init_copies(t):
+    m = Mirror(t)
+    print(m.shape)
+    return m.data.sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'm.data' is read before
+    # CHECK: objects.py:[[@LINE-14]]:21: note: asynchronous device-to-host copy into 'm.data' on the current stream is issued here
+
+
+def init_copies_synced(t):
+    m = Mirror(t)
+    torch.cuda.synchronize()
+    return m.data.sum()
+
+
+def fetch_pair(a, b):
+    return a.to("cpu", non_blocking=True), b.shape
+
+
+def tuple_returned(a, b):
+    h, shape = fetch_pair(a, b)
+    print(shape)
+    return h.sum()  # a miss: the positions of a returned tuple are not followed
+
+
+def offload_into(box, t):
+    box.y = t.to("cpu", non_blocking=True)
+
+
+def stored_on_argument(t):
+    box = Pair(None, None)
+    offload_into(box, t)
+    return box.y.t().sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'box.y' is read before
+
+
+def stored_on_local(obj, t):
+    obj.y = t.to("cpu", non_blocking=True)
+    obj.y.sum()
+    # CHECK: objects.py:[[@LINE-1]]:5: warning: 'obj.y' is read before
+
+
+def printed_object(x, y):
+    h = Batch(x.to("cpu", non_blocking=True), y)
+    print(h)  # a dataclass's repr prints its tensors
+    # CHECK: objects.py:[[@LINE-1]]:11: warning: 'h' is passed to 'print' before
+
+
+class ReadyMirror:
+    def __init__(self, t):
+        self.data = t.to("cpu", non_blocking=True)
+        self.ready = torch.cuda.Event()
+        self.ready.record()  # the event is the new object's: m.ready
+
+    def get(self):
+        self.ready.synchronize()
+        return self.data
+
+
+def init_event_waited(t):
+    m = ReadyMirror(t)
+    return m.get().sum()
+
+
+def init_event_not_waited(t):
+    m = ReadyMirror(t)
+    return m.data.sum()
+    # CHECK: objects.py:[[@LINE-1]]:12: warning: 'm.data' is read before
