@@ -30,7 +30,7 @@ from . import model
 from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
 from .module import MAX_COST, Module  # noqa: F401 (MAX_COST: the docs' name)
-from .objects import DICT_VIEWS, MODULE_META, MODULE_VIEWS, ObjectFields
+from .objects import NOT_READING_METHODS, ObjectFields
 from .opaque import OpaqueCalls
 from .producers import Producers
 from .project import copiers as project_copiers
@@ -520,7 +520,7 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
             self.container_call(node, attr, arg_vals, st)  # outs.append(t)
         # The object of a method call.
         if attr is not None and obj_v and attr not in model.STORING_METHODS:
-            if attr in model.META_METHODS or attr in MODULE_META | MODULE_VIEWS | DICT_VIEWS or (
+            if attr in model.META_METHODS or attr in NOT_READING_METHODS or (
                     attr == "type" and not node.args and not node.keywords):
                 pass  # metadata; a module's tensors, or a dict's values (containers)
             elif attr in model.VIEW_METHODS:

@@ -15,12 +15,13 @@ it, returning it, handing it to a function that is not torch's or NumPy's
 (it may only store it: a queue, a record). The copies stay in flight until
 a synchronization covers them, as any copy.
 
-May call: model, state.
+May call: model, state, objects (its constants).
 """
 
 import ast
 
 from . import model
+from .objects import PAIR_VIEWS
 from .state import EMPTY
 
 # Module prefixes of functions that read the tensors of a container they
@@ -118,7 +119,7 @@ class Containers:
         target = loop.target
         if (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(loop.iter, ast.Call)
                 and isinstance(loop.iter.func, ast.Attribute)
-                and loop.iter.func.attr in ("items", "named_parameters", "named_buffers")):
+                and loop.iter.func.attr in PAIR_VIEWS):
             target = target.elts[1]
         if held and isinstance(target, ast.Name):
             st.names[target.id] = held

@@ -57,7 +57,10 @@ class HelperCalls:
         Snapshot()`, `self.snap = snaps.Snapshot()` in __init__), or is a
         parameter the body never rebinds, annotated with one (`snap:
         Snapshot`, `snap: "Snapshot"`); else None."""
-        path = self.canonical(model.dotted(obj))
+        return self.instance_class_of(self.canonical(model.dotted(obj)))
+
+    def instance_class_of(self, path):
+        """instance_class of the object a path (`snap`, `self.snap`) names."""
         if not path or path == "self" or "." in path and not path.startswith("self."):
             return None
         v, known = self.facts.value(path)
@@ -166,8 +169,7 @@ class HelperCalls:
         if id(fn) not in fm.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
                 isinstance(node.func, ast.Attribute)
                 and any(k.startswith(pre) for k in st.names)) and not (
-                    self.multi_stream and fm.may_write(fn)) and not any(
-                        self.fields_of(a, st) for a in list(node.args) + [k.value for k in node.keywords]):
+                    self.multi_stream and fm.may_write(fn)) and not self.hands_fields(node, st):
             return EMPTY  # it cannot issue, cover or read a copy, nor write a tensor
         # The parameters positional arguments fill (not the keyword-only
         # ones, nor *args, which soaks up the rest).

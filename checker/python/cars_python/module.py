@@ -358,13 +358,18 @@ class Module:
             return False
         return isinstance(f.value, ast.Call) or not any(f.attr in ms for ms in self.classes.values())
 
+    def class_def(self, cls):
+        """The ClassDef of class cls of this module, or None."""
+        for n in self.tree.body:
+            if isinstance(n, ast.ClassDef) and n.name == cls:
+                return n
+        return None
+
     def class_body(self, cls):
         """The statements of the body of class cls of this module (none
         where it has no such class)."""
-        for n in self.tree.body:
-            if isinstance(n, ast.ClassDef) and n.name == cls:
-                return n.body
-        return []
+        cdef = self.class_def(cls)
+        return cdef.body if cdef is not None else []
 
     def class_ref(self, name, copying=False):
         """(Module, class name) of the class a dotted name names: one of

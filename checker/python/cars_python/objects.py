@@ -70,16 +70,13 @@ OBJECT_READERS = {"print", "repr", "str", "format", "pickle.dump", "pickle.dumps
 NEW_OBJECT = "<new>"
 # Methods a class may define to move its tensors, called like Tensor's.
 MOVING_METHODS = {"to", "cpu", "cuda", "copy_"}
+# Methods of a pending object that read no tensor data (analysis.call).
+NOT_READING_METHODS = MODULE_META | MODULE_VIEWS | DICT_VIEWS
+# Views whose iteration yields (name, tensor) pairs.
+PAIR_VIEWS = {"items", "named_parameters", "named_buffers"}
 DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass"}
 TUPLE_BASES = {"NamedTuple", "typing.NamedTuple"}
 REPLACE_FUNCTIONS = {"replace", "dataclasses.replace"}
-
-
-def _class_def(mod, cls):
-    for n in mod.tree.body:
-        if isinstance(n, ast.ClassDef) and n.name == cls:
-            return n
-    return None
 
 
 def declared_fields(cdef):
@@ -142,9 +139,9 @@ class ObjectFields:
     def class_fields(self, ref, node, arg_vals, kw_vals, st):
         mod, cls = ref
         init = mod.method(cls, "__init__")
-        cdef = _class_def(mod, cls)
         if init is not None:
             return self.run_init(init, node, arg_vals, kw_vals, st)
+        cdef = mod.class_def(cls)
         if cdef is None:
             return {}
         decorators = {model.dotted(d.func if isinstance(d, ast.Call) else d) for d in cdef.decorator_list}
@@ -166,8 +163,7 @@ class ObjectFields:
         """The fields `__init__` leaves holding copies, looked through as a
         method of a new object: `self.a = a`, `self.y = t.to("cpu",
         non_blocking=True)`, a method it calls."""
-        handed = any(v for _, v in arg_vals + kw_vals) or any(
-            self.fields_of(a, st) for a in list(node.args) + [k.value for k in node.keywords])
+        handed = any(v for _, v in arg_vals + kw_vals) or self.hands_fields(node, st)
         if self.helper_of(init) is None or not (handed or id(init) in self.m.module_of(init).copying):
             return {}
         call = ast.copy_location(ast.Call(func=ast.Attribute(value=ast.Name(id=NEW_OBJECT), attr="__init__"),
@@ -179,6 +175,10 @@ class ObjectFields:
             for k in [k for k in table if k.startswith(pre)]:
                 del table[k]
         return {f: v for f, v in fields.items() if "." not in f}
+
+    def hands_fields(self, node, st):
+        """Whether a call is handed an object whose fields hold copies."""
+        return any(self.fields_of(a, st) for a in list(node.args) + [k.value for k in node.keywords])
 
     def fields_of(self, node, st):
         """{field: copies} of the object an expression gives: a
@@ -260,7 +260,7 @@ class ObjectFields:
         fields are what constructions give, not guessed)."""
         v, _ = self.facts.value(path)
         return (isinstance(v, ast.Call) and self.construction_class(v) is not None) or \
-            self.instance_class(ast.parse(path, mode="eval").body) is not None
+            self.instance_class_of(self.canonical(path)) is not None
 
     def field_through(self, node, st):
         """The copies of an object of unseen class that `node`, a field of
