@@ -17,12 +17,19 @@ VERSION = "0.1.0"  # the project's version (CMakeLists.txt, tools/cars_tooling.p
 FLAKE8_CODE = "CAR001"
 
 
+_DEEP_THREAD = "cars-python-analysis"
+
+
 def _deep(fn, *args):
     """fn(*args) on a thread with a large stack and recursion limit: the
     analysis recurses along the AST, and valid code nests deeply (an elif
-    chain of 500 branches, a sum of 1000 terms). RecursionError beyond."""
+    chain of 500 branches, a sum of 1000 terms). RecursionError beyond.
+    Called on such a thread already (a run of many files is one), it calls
+    fn there: a fresh stack per file costs its page faults again."""
     import sys
     import threading
+    if threading.current_thread().name == _DEEP_THREAD:
+        return fn(*args)
     result, error = [], []
 
     def run():
@@ -41,7 +48,7 @@ def _deep(fn, *args):
     except (ValueError, RuntimeError):
         pass
     try:
-        t = threading.Thread(target=run)
+        t = threading.Thread(target=run, name=_DEEP_THREAD)
         t.start()
         t.join()
     finally:
@@ -51,17 +58,40 @@ def _deep(fn, *args):
     return result[0]
 
 
+def _compiles(source, filename):
+    """Raises SyntaxError where source is not valid Python; its warnings
+    (SyntaxWarning, DeprecationWarning) are not shown."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile(source, filename, "exec", dont_inherit=True)
+
+
 def check_source(source, filename="<string>", project=None):
     """Findings of one module's source text: an analysis.Result, a list of
     analysis.Finding (line, col 1-based, message, notes [(line, col,
     text)]), suppressions applied, whose not_analysed lists the functions
     the analysis budget stopped. With a project.Project of the run's files
     (filename one of them), calls into its other modules are followed.
-    Raises SyntaxError on code that does not parse."""
+    Raises SyntaxError on code that does not parse (or, where the project
+    tells that the module can reach no copy, that Python does not compile).
+    """
     import ast
     from . import analysis, report
-    found = _deep(lambda: analysis.analyse(ast.parse(source, filename=filename), source,
-                                           project, filename if project is not None else None))
+    path = filename if project is not None else None
+    if project is not None and not project.may_reach_copy(source):
+        # It can issue no copy, nor call code that can: no finding can be
+        # in it. Compiled, not parsed, to tell whether it is valid Python
+        # (a sixth of the cost: the parse's cost is its Python objects).
+        _deep(_compiles, source, filename)
+        result = analysis.Result()
+        result.not_analysed = []
+        return result
+    # A module the project already built (an import of a file checked
+    # earlier) parsed: its tree is used, not parsed again.
+    built = project is not None and project.built(filename)
+    found = _deep(lambda: analysis.analyse(None if built else ast.parse(source, filename=filename),
+                                           source, project, path))
     result = analysis.Result(report.unsuppressed(found, source))
     result.not_analysed = found.not_analysed
     return result

@@ -29,7 +29,7 @@ import heapq
 from . import model
 from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
-from .module import MAX_COST, Module  # noqa: F401 (MAX_COST: the docs' name)
+from .module import MAX_COST, Index, Module  # noqa: F401 (MAX_COST: the docs' name)
 from .objects import NOT_READING_METHODS, ObjectFields
 from .opaque import OpaqueCalls
 from .producers import Producers
@@ -46,14 +46,14 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
         self.m, self.node, self.depth = module, node, depth
         self.stack = stack + (id(node),)
         self.cls = module.method_class.get(id(node))
-        self.facts, self.cfg, self.params = module.prepare(node, body, defaults=depth == 0, bound=bound)
+        self.facts, self.cfg, self.params, self.host_required = module.prepare(
+            node, body, defaults=depth == 0, bound=bound)
         self.findings = []
         self._local_defs = None
         self.stream_ordered = 0
         self.returned = EMPTY
         self.report = True
         self.exit_state = None
-        self.host_required = model.host_required_copies(body, self.facts)
         self.comp_values = {}  # id(comprehension) -> the copies of its element
         self.obj_fields = {}  # id(call) -> {field: copies} of the object it gives
         self.returned_fields = {}  # field -> copies, of the objects returned
@@ -769,7 +769,7 @@ class Result(list):
     not_analysed = ()
 
 
-class _Aliases(ast.NodeTransformer):
+class _Aliases:
     """Names bound by imports of torch's modules and functions, rewritten to
     the dotted names the model knows (`from torch.cuda import stream as
     cs` -> torch.cuda.stream, `import torch.cuda as tc` -> torch.cuda).
@@ -788,41 +788,40 @@ class _Aliases(ast.NodeTransformer):
                     if a.name != "*":
                         self.map[a.asname or a.name] = n.module + "." + a.name
 
-    def visit_Name(self, node):
-        target = self.map.get(node.id)
-        if target is None or not isinstance(node.ctx, ast.Load):
-            return node
-        parts = target.split(".")
-        new = ast.copy_location(ast.Name(id=parts[0], ctx=ast.Load()), node)
-        for part in parts[1:]:
-            new = ast.copy_location(ast.Attribute(value=new, attr=part, ctx=ast.Load()), node)
-        return new
+    def rewrite(self, loads):
+        """Each read Name of the map, as an Index's `loads` lists them,
+        replaced in its parent by the dotted name it stands for."""
+        for parent, field, i, node in loads:
+            target = self.map.get(node.id)
+            if target is None:
+                continue
+            parts = target.split(".")
+            new = ast.copy_location(ast.Name(id=parts[0], ctx=ast.Load()), node)
+            for part in parts[1:]:
+                new = ast.copy_location(ast.Attribute(value=new, attr=part, ctx=ast.Load()), node)
+            if i is None:
+                setattr(parent, field, new)
+            else:
+                getattr(parent, field)[i] = new
 
 
 def build_module(tree, source):
-    """The Module of a parsed tree, torch's imported names spelled out; one
-    walk finds its imports and its function definitions for the rest."""
-    imports, defs = [], []
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.Import, ast.ImportFrom)):
-            imports.append(n)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defs.append(n)
-    aliases = _Aliases(imports)
+    """The Module of a parsed tree, torch's imported names spelled out (the
+    tree is changed in place: callers hand a tree of their own); one walk
+    (module.Index) finds what the rest needs."""
+    index = Index(tree)
+    aliases = _Aliases(index.imports)
     if aliases.map:
-        tree = aliases.visit(tree)  # rewrites Name nodes only: the lists stay the tree's
-    return Module(tree, source, imports, defs)
+        aliases.rewrite(index.loads)
+    return Module(tree, source, index)
 
 
 def analyse(tree, source, project=None, path=None):
     """Findings of a parsed module (a Result). With a project.Project (the
     files of the run) and the module's path, calls of the project's other
-    modules' functions are looked through too."""
+    modules' functions are looked through too, and tree may be None where
+    the project has built the module already."""
     m = None
-    if project is not None and path is not None and not project.may_reach_copy(source):
-        result = Result()  # it can issue no copy, nor call code that can
-        result.not_analysed = []
-        return result
     if project is not None and path is not None:
         from .project import module_name
         name = module_name(path, project.root)

@@ -22,9 +22,16 @@ class Plugin:
         self.source = "".join(lines)
 
     def run(self):
+        import ast
         from . import _deep
+        from .project import may_hold_copy
+        if not may_hold_copy(self.source):
+            return  # no copy can be in it: nothing to parse
         try:
-            found = _deep(analysis.analyse, self.tree, self.source)
+            # A tree of its own: the analysis rewrites names in the tree it is
+            # given, and flake8 hands every plugin the same one (pyflakes
+            # would then see `torch.nn` where the file says `nn`).
+            found = _deep(lambda: analysis.analyse(ast.parse(self.source), self.source))
         except RecursionError:
             yield (1, 0, "%s not analysed: expressions nested too deeply" % FLAKE8_CODE, type(self))
             return

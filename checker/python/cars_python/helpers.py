@@ -118,7 +118,7 @@ class HelperCalls:
         a = node.args
         for p in a.posonlyargs + a.args + a.kwonlyargs:
             if p.arg == name and p.annotation is not None:
-                return None if model.rebinds(node, name) else p.annotation
+                return None if self.m.rebinds(node, name) else p.annotation
         return None
 
     def local_defs(self):
@@ -157,6 +157,25 @@ class HelperCalls:
             return False
         return self.m.method(self.cls, f.attr, skip_own=not isinstance(f.value, ast.Name)) is None \
             and not self.m.resolvable(self.cls)
+
+    def anonymous_writes(self, entry):
+        """Writes in flight (producers.py) that a callee's entry state
+        names by no parameter or field (no path of entry.wnames holds
+        them): the callee cannot copy their tensors, and what it does to
+        them (a sync, a record, a wait_stream) depends on their events and
+        streams alone (their literals are the caller's names, which the
+        caller restores on return). Each group of equal events and streams
+        is replaced in entry.live by one stand-in, so that calls with
+        different such writes in flight share a run; returns {stand-in:
+        [the write ids]}."""
+        named = set().union(*entry.wnames.values()) if entry.wnames else set()
+        groups = {}
+        for c in [c for c in entry.live if c not in named and c in self.m.writes]:
+            info = entry.live.pop(c)
+            k = ("writes", info.events, info.streams)
+            groups.setdefault(k, []).append(c)
+            entry.live[k] = Info(info.events, info.streams, EMPTY)
+        return groups
 
     def inline(self, fn, node, arg_vals, kw_vals, st):
         self.m.spend(1 + len(st.live) + len(st.names))
@@ -216,6 +235,7 @@ class HelperCalls:
                     if k.startswith(pre):
                         mine_[into(k)] = v
         entry.misses = dict(st.misses)
+        anon = self.anonymous_writes(entry)
         bound = self.bound_constants(fn, node, params, st)
         key = (id(fn), self.depth, entry.key(), self.multi_stream,
                tuple((p, type(c.value), c.value) for p, c in bound))
@@ -273,8 +293,14 @@ class HelperCalls:
         assigned_here = frozenset(back(k) for k in assigned)
         for v in new_writes.values():
             keep |= v
+        out_live = out.live
+        if anon:  # each write the group's stand-in stood for, as it ended
+            out_live = {c: info for c, info in out.live.items() if c not in anon}
+            for k, writes in anon.items():
+                if k in out.live:
+                    out_live.update((w, out.live[k]) for w in writes)
         live = {}
-        for c, info in out.live.items():
+        for c, info in out_live.items():
             if c not in keep:
                 continue
             # Back in the caller's names: its events (parameters renamed to
@@ -298,7 +324,7 @@ class HelperCalls:
             if k in out.conds:
                 st.conds[back(k)] = out.conds[k]
         st.recorded = st.recorded | frozenset(back(e) for e in out.recorded if e.startswith("self."))
-        st.misses.update(out.misses)
+        st.misses.update((k, v) for k, v in out.misses.items() if k not in anon)
         if is_method:
             for table, theirs in ((st.names, out.names), (st.elems, out.elems)):
                 for k in [k for k in table if k.startswith(pre)]:

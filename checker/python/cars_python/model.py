@@ -187,13 +187,6 @@ def param_defaults(fn):
         (p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
 
 
-def rebinds(fn, name):
-    """Whether the body of function definition fn (nested scopes included)
-    assigns `name`."""
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-               for n in ast.walk(fn))
-
-
 def non_blocking_arg(call, facts):
     """The `non_blocking` argument of `.to(...)` / `.copy_(...)`, or None:
     keyword (also through a readable `**` dict), or positional
@@ -475,15 +468,33 @@ def unknown_device_to(call, facts):
     return may_be_true(non_blocking_arg(call, facts), facts)
 
 
-def host_required_copies(body, facts):
+def host_needing_arg(call):
+    """The expression a call needs in host memory: x of `x.numpy()`, the
+    first argument of np.asarray(x) and the other HOST_ONLY_FUNCTIONS; else
+    None."""
+    f = call.func
+    if not isinstance(f, ast.Attribute):
+        return None
+    if f.attr == "numpy" and not call.args:
+        return f.value
+    if f.attr in _HOST_ONLY_ATTRS and call.args and callee_name(call) in HOST_ONLY_FUNCTIONS:
+        return call.args[0]
+    return None
+
+
+_HOST_ONLY_ATTRS = {name.rsplit(".", 1)[1] for name in HOST_ONLY_FUNCTIONS}
+
+
+def host_required_copies(calls, facts):
     """The ids of `.to(dev, non_blocking=True)` calls of unknown device
     (unknown_device_to) whose result the function then needs in host
     memory: `.numpy()` of it, or np.asarray(it), directly or through a name
     bound once to it. The CUDA tensor would raise there, so where the
-    program works the copy went to the host."""
+    program works the copy went to the host. calls: the function's calls
+    (nested functions' included) that host_needing_arg names something of."""
     needed = set()
-
-    def mark(node):
+    for call in calls:
+        node = host_needing_arg(call)
         while isinstance(node, ast.Subscript) or (
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in VIEW_METHODS - {"numpy"}):
@@ -493,15 +504,6 @@ def host_required_copies(body, facts):
             node = bound if known else None
         if isinstance(node, ast.Call) and unknown_device_to(node, facts):
             needed.add(id(node))
-
-    for stmt in body:
-        for n in ast.walk(stmt):
-            if not isinstance(n, ast.Call):
-                continue
-            if isinstance(n.func, ast.Attribute) and n.func.attr == "numpy" and not n.args:
-                mark(n.func.value)
-            elif callee_name(n) in HOST_ONLY_FUNCTIONS and n.args:
-                mark(n.args[0])
     return needed
 
 

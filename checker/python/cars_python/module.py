@@ -7,6 +7,7 @@ May call: model, cfg, state, producers (uses_streams, is_device_write).
 """
 
 import ast
+import collections
 
 from . import model
 from .cfg import build_cfg
@@ -36,6 +37,14 @@ class Facts:
         self.queries = {}
         self.with_depth = {}
         self._scan(fn_body)
+
+    def copy(self):
+        """Another Facts of the same bindings, to change apart."""
+        other = Facts.__new__(Facts)
+        other.parent, other._active = self.parent, set()
+        other.values, other.queries = dict(self.values), dict(self.queries)
+        other.with_depth = dict(self.with_depth)
+        return other
 
     def _bind(self, name, value, in_stream_with):
         if name in self.values and self.values[name] is not value:
@@ -165,16 +174,86 @@ class Facts:
             and v.func.attr == "record_event"))
 
 
+# Nodes with nothing below them that an Index records: contexts,
+# operators, constants.
+_LEAVES = frozenset(
+    c for base in (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+    for c in base.__subclasses__()) | {ast.Constant}
+
+
+class Index:
+    """What one walk of a module's tree finds, in ast.walk's order
+    (breadth-first): `imports` (Import/ImportFrom nodes), `defs` (function
+    definitions, nested ones included), `calls` ((Call, owners, cls): owners
+    the ids of the module and of each function definition around the call,
+    cls the name of the module-level class it is in, or None) and `loads`
+    ((parent, field, index or None, Name) of every Name read, for
+    rewriting), `stored` (owner id -> the names assigned in it, nested
+    functions included), `self_stores` (owner id -> the `self.<attr>`
+    paths assigned in it) and `self_assigns` ((Assign or AnnAssign,
+    owners) of those that assign one). The walk is the front end's only
+    full one of a module."""
+
+    def __init__(self, tree):
+        self.imports, self.defs, self.calls, self.loads = [], [], [], []
+        self.self_assigns = []
+        self.stored = collections.defaultdict(set)
+        self.self_stores = collections.defaultdict(set)
+        Name, Call, AST = ast.Name, ast.Call, ast.AST
+        defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+        assigns = (ast.Assign, ast.AnnAssign, ast.AugAssign)
+        queue = collections.deque([(tree, (id(tree),), None)])
+        while queue:
+            node, owners, cls = queue.popleft()
+            if isinstance(node, Call):
+                self.calls.append((node, owners, cls))
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                self.imports.append(node)
+            elif isinstance(node, assigns):
+                self._assign(node, owners)
+            for field in node._fields:
+                value = getattr(node, field, None)
+                for i, child in (enumerate(value) if isinstance(value, list)
+                                 else ((None, value),)):
+                    if not isinstance(child, AST) or type(child) in _LEAVES:
+                        continue
+                    if isinstance(child, Name):
+                        if isinstance(child.ctx, ast.Load):
+                            self.loads.append((node, field, i, child))
+                        elif isinstance(child.ctx, ast.Store):
+                            for o in owners:
+                                self.stored[o].add(child.id)
+                    elif isinstance(child, defs):
+                        self.defs.append(child)
+                        queue.append((child, owners + (id(child),), cls))
+                    elif isinstance(child, ast.ClassDef) and node is tree:
+                        queue.append((child, owners, child.name))
+                    else:
+                        queue.append((child, owners, cls))
+
+    def _assign(self, node, owners):
+        paths = [p for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 for p in [model.dotted(t)] if p and p.startswith("self.")]
+        if not paths:
+            return
+        for o in owners:
+            self.self_stores[o].update(paths)
+        if not isinstance(node, ast.AugAssign):
+            self.self_assigns.append((node, owners))
+
+
 class Module:
     """The functions and classes of one module, and the copies found so far."""
 
-    def __init__(self, tree, source, imports=None, defs=None):
-        """imports, defs: the tree's Import/ImportFrom and function
-        definition nodes in ast.walk order, when the caller has them."""
+    def __init__(self, tree, source, index=None):
+        """index: the tree's Index, when the caller has it."""
         self.tree, self.source = tree, source
-        self.import_nodes = imports
-        self.defs = defs if defs is not None else [
-            n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        index = index or Index(tree)
+        self.import_nodes, self.defs, self.calls = index.imports, index.defs, index.calls
+        self.index = index
+        # (call, owners) of the calls that need a value in host memory
+        self.host_calls = [(c, owners) for c, owners, _ in self.calls
+                           if model.host_needing_arg(c) is not None]
         self.functions = {}   # name -> FunctionDef at module level
         self.classes = {}     # class name -> {method name: FunctionDef}
         self.method_class = {}  # id(FunctionDef) -> class name
@@ -199,46 +278,37 @@ class Module:
         self.project, self.name, self.path = None, "", None  # project.Project.adopt sets them
         self._imports = None
         self._imported = {}
-        self._self_assigned = {}
         self.cost = 0
-        self.prepared = {}  # id(function) -> (facts, cfg, params): built once
+        self.prepared = {}  # id(function) -> what prepare() builds, once
         self._class_facts = {}
+        self._scanned = {}  # id(function) -> its Facts, before its parameters
         self.helper_runs = {}  # (id(function), entry state) -> a finished run
         self._relevance()
 
     def _relevance(self):
-        """Which function bodies can matter, found in one walk: `copying`
+        """Which function bodies can matter, from the Index's calls: `copying`
         (may issue a copy: a candidate copy call, or a call of a copying
         function of the module), `effectful` (may also synchronize, record
         or order: any call model.may_order() names, or of an effectful
         function). Only copying bodies are analysed, and a call of a helper
         that is not effectful, given nothing pending, is not looked into."""
-        own, calls = {}, {}
-        # One walk; a call counts for the function it is in, and for the
-        # functions around that one (a nested def is analysed with them).
-        stack = [(self.tree, (id(self.tree),))]
-        own[id(self.tree)], calls[id(self.tree)] = [False, False], set()
-        while stack:
-            node, owners = stack.pop()
-            if isinstance(node, ast.Call):
-                copying = model.maybe_copy(node)
-                effectful = copying or model.may_order(node) or self._may_be_inherited(node)
-                f = node.func
-                # a function by its name; a method by its name, on any object
-                # (self.m(), snap.capture() of a `snap = Snapshot()`)
-                name = f.id if isinstance(f, ast.Name) else (
-                    f.attr if isinstance(f, ast.Attribute) else None)
-                for key in owners:
-                    own[key][0] |= copying
-                    own[key][1] |= effectful
-                    if name:
-                        calls[key].add(name)
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    own[id(child)], calls[id(child)] = [False, False], set()
-                    stack.append((child, owners + (id(child),)))
-                else:
-                    stack.append((child, owners))
+        # A call counts for the function it is in, and for the functions
+        # around that one (a nested def is analysed with them).
+        own = {id(n): [False, False] for n in [self.tree] + self.defs}
+        calls = {key: set() for key in own}
+        for node, owners, _ in self.calls:
+            copying = model.maybe_copy(node)
+            effectful = copying or model.may_order(node) or self._may_be_inherited(node)
+            f = node.func
+            # a function by its name; a method by its name, on any object
+            # (self.m(), snap.capture() of a `snap = Snapshot()`)
+            name = f.id if isinstance(f, ast.Name) else (
+                f.attr if isinstance(f, ast.Attribute) else None)
+            for key in owners:
+                own[key][0] |= copying
+                own[key][1] |= effectful
+                if name:
+                    calls[key].add(name)
         # Through the module's functions and methods, by name, to a fixpoint.
         by_name = {}
         for name, fn in self.functions.items():
@@ -267,8 +337,7 @@ class Module:
         apart."""
         if self._imports is None:
             t = {}
-            nodes = self.import_nodes if self.import_nodes is not None else ast.walk(self.tree)
-            for n in nodes:
+            for n in self.import_nodes:
                 if isinstance(n, ast.Import):
                     for a in n.names:
                         name = a.name if a.asname else a.name.split(".")[0]
@@ -323,19 +392,9 @@ class Module:
         return self.project.owner.get(id(fn), self)
 
     def self_assigned(self, fn):
-        """The attributes of self that fn assigns (`self.mode = ...`)."""
-        key = id(fn)
-        if key not in self._self_assigned:
-            paths = set()
-            for n in ast.walk(fn):
-                targets = (n.targets if isinstance(n, ast.Assign) else [n.target]
-                           if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else [])
-                for t in targets:
-                    path = model.dotted(t)
-                    if path and path.startswith("self."):
-                        paths.add(path)
-            self._self_assigned[key] = frozenset(paths)
-        return self._self_assigned[key]
+        """The attributes of self that fn (a function of this module)
+        assigns (`self.mode = ...`)."""
+        return frozenset(self.index.self_stores.get(id(fn), ()))
 
     def may_write(self, fn):
         """Whether fn may do device work that writes a tensor it is handed
@@ -435,18 +494,16 @@ class Module:
         self.cpu_buf = torch.empty(n) in __init__ makes it pageable in
         every method)."""
         if cls not in self._class_facts:
-            stmts = []
-            for fn in self.classes.get(cls, {}).values():
-                stmts += [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign))
-                          and any((model.dotted(t) or "").startswith("self.")
-                                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            methods = {id(fn) for fn in self.classes.get(cls, {}).values()}
+            stmts = [n for n, owners in self.index.self_assigns if not methods.isdisjoint(owners)]
             f = Facts(stmts, parent=self.facts)
             f.values = {k: v for k, v in f.values.items() if k.startswith("self.")}
             self._class_facts[cls] = f
         return self._class_facts[cls]
 
     def prepare(self, node, body, defaults=False, bound=()):
-        """(facts, cfg, parameter names) of a function, built once. With
+        """(facts, cfg, parameter names, model.host_required_copies) of a
+        function, built once. With
         `defaults`, a parameter the body never rebinds whose default is a
         constant (`device="cpu"`, `non_blocking=True`) holds it: the
         function analysed on its own, as a call that omits it runs. A run
@@ -470,13 +527,30 @@ class Module:
             cls = self.method_class.get(id(node))
             if cls is not None:
                 parent = self.class_facts(cls)
-            facts = Facts(body, parent=parent)
+            if id(node) not in self._scanned:
+                self._scanned[id(node)] = Facts(body, parent=parent)
+            facts = self._scanned[id(node)].copy()  # the parameters' values differ
             given = dict(bound)
             for p in params:
                 rebound = p in facts.values
                 facts.values[p] = None if rebound else given.get(p, consts.get(p) if defaults else None)
-            self.prepared[key] = (facts, build_cfg(body), params)
+            host = [c for c, owners in self.host_calls if id(node) in owners]
+            self.prepared[key] = (facts, build_cfg(body), params,
+                                  model.host_required_copies(host, facts) if host else set())
         return self.prepared[key]
+
+    def release(self):
+        """Drop what the analysis built (runs looked through, CFGs), once
+        the project lets the module go."""
+        self.helper_runs.clear()
+        for prepared in self.prepared.values():
+            prepared[1].release()
+        self.prepared.clear()
+
+    def rebinds(self, fn, name):
+        """Whether the body of function definition fn (of this module;
+        nested scopes included) assigns `name`."""
+        return name in self.index.stored.get(id(fn), ())
 
     def text(self, node):
         try:

@@ -137,4 +137,4 @@ class OpaqueCalls:
         d = next((d for p, d in model.param_defaults(node) if p.arg == name), None)
         holds_class = type_annotation(ann) or (d is not None and model.is_constructor(model.dotted(d), ()))
         # ... and the body does not rebind it (the last test: it walks the body)
-        return holds_class and not model.rebinds(node, name)
+        return holds_class and not self.m.rebinds(node, name)

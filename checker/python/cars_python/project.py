@@ -129,12 +129,17 @@ class Project:
         live = [n for n in self.used if self.modules.get(n) is not None]
         for name in live[:-KEEP_MODULES]:
             m = self.modules.pop(name)
+            m.release()
             for fn in self.defined(m):
                 self.owner.pop(id(fn), None)
         self.used = [n for n in self.used if n in self.modules][-KEEP_MODULES:]
         for m in self.modules.values():
             if m is not None:
                 m.helper_runs.clear()
+
+    def built(self, path):
+        """Whether the module of the run's file path is built (parsed)."""
+        return self.modules.get(module_name(path, self.root)) is not None
 
     def module(self, name):
         """The Module named name, parsed now if need be; None if the run has
@@ -175,7 +180,7 @@ class Project:
         the project that can: its text holds one (may_copy's test), or
         imports a module of the run whose text does (an import of module
         `pkg.io` spells `io`). A module that cannot is not analysed at all
-        (analysis.analyse): no finding can be in it."""
+        (check_source): no finding can be in it."""
         return may_hold_copy(source) or self.imports_copying(source)
 
     def imports_copying(self, source):
@@ -213,8 +218,8 @@ def copiers(m):
     functions around a nested one) that call a function of another module
     of the project that may issue a copy (m.copying covers the module's
     own), construct a class of another module with a method that may, or
-    call such a method inherited from a base in another module; found in
-    one walk."""
+    call such a method inherited from a base in another module; from the
+    module's calls (module.Index)."""
     out = set()
     if m.project is None or not m.import_table() or not m.project.imports_copying(m.source):
         return out
@@ -230,34 +235,24 @@ def copiers(m):
         refs.append(ref)
         return True
 
-    stack = [(m.tree, (id(m.tree),), None)]
-    while stack:
-        node, owners, cls = stack.pop()
-        if isinstance(node, ast.Call):
-            f, fn = node.func, None
-            if isinstance(f, ast.Name) and f.id in m.import_table():
-                fn = m.imported(f.id, copying=True)
-                if fn is None and copying(m.class_ref(f.id, copying=True)):
-                    out.update(owners)  # Snapshot()
-            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
-                  and f.value.id in m.import_table()):
-                fn = m.imported(f.value.id, f.attr, copying=True)
-                if fn is None and copying(m.class_ref(model.dotted(f), copying=True)):
-                    out.update(owners)  # snaps.Snapshot()
-            elif cls is not None and isinstance(f, ast.Attribute) and on_self_or_super(f) \
-                    and foreign_bases.get(cls):
-                fn = m.method(cls, f.attr)  # self.capture() of a base in another module
-            elif isinstance(f, ast.Attribute):
-                method_calls.append((f.attr, owners))  # maybe snap.capture() of a Snapshot
-            if fn is not None and id(fn) in m.module_of(fn).copying:
-                out.update(owners)
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                stack.append((child, owners + (id(child),), cls))
-            elif isinstance(child, ast.ClassDef) and node is m.tree:
-                stack.append((child, owners, child.name))
-            else:
-                stack.append((child, owners, cls))
+    for node, owners, cls in m.calls:
+        f, fn = node.func, None
+        if isinstance(f, ast.Name) and f.id in m.import_table():
+            fn = m.imported(f.id, copying=True)
+            if fn is None and copying(m.class_ref(f.id, copying=True)):
+                out.update(owners)  # Snapshot()
+        elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+              and f.value.id in m.import_table()):
+            fn = m.imported(f.value.id, f.attr, copying=True)
+            if fn is None and copying(m.class_ref(model.dotted(f), copying=True)):
+                out.update(owners)  # snaps.Snapshot()
+        elif cls is not None and isinstance(f, ast.Attribute) and on_self_or_super(f) \
+                and foreign_bases.get(cls):
+            fn = m.method(cls, f.attr)  # self.capture() of a base in another module
+        elif isinstance(f, ast.Attribute):
+            method_calls.append((f.attr, owners))  # maybe snap.capture() of a Snapshot
+        if fn is not None and id(fn) in m.module_of(fn).copying:
+            out.update(owners)
     # A method of such a class called on any object (`self.snap.capture(t)`
     # of a `self.snap = Snapshot()`): by name, as Module._relevance does.
     for attr, owners in method_calls:

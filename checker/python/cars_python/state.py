@@ -79,6 +79,8 @@ class Info:
         return (self.events, self.streams, self.conds)
 
     def meet(self, other):
+        if other is self:
+            return self
         return Info(self.events & other.events, self.streams & other.streams,
                     self.conds & other.conds)
 
@@ -151,9 +153,13 @@ class State:
         """On this path, what name holds is known (a constant assigned, a
         branch taken): every copy in flight holds it."""
         self.conds[name] = lit
+        done = {}  # old literals -> new: copies issued alike share them
         for c, info in list(self.live.items()):
-            self.live[c] = info.replace(
-                conds=frozenset(x for x in info.conds if x[0] != name) | {(name, lit)})
+            conds = done.get(info.conds)
+            if conds is None:
+                conds = done[info.conds] = frozenset(
+                    x for x in info.conds if x[0] != name) | {(name, lit)}
+            self.live[c] = info.replace(conds=conds)
 
     def known_false(self, node):
         """Whether a name or attribute holds a false value on every path

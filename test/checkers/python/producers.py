@@ -278,3 +278,25 @@ def project_sync(b):
 
 def sync_all_devices():
     torch.cuda.synchronize()
+
+
+def _sync_current():
+    torch.cuda.current_stream().synchronize()
+
+
+def unnamed_writes_through_a_helper(a, b):
+    # The helper names neither write (it is handed nothing): it stands in
+    # for each by its streams, and its sync of the current stream covers
+    # the write of 'a' (current stream), not that of 'b' (stream 'side').
+    side = torch.cuda.Stream()
+    a.mul_(2)
+    with torch.cuda.stream(side):
+        b.mul_(2)
+    _sync_current()
+    other = torch.cuda.Stream()
+    with torch.cuda.stream(other):
+        ha = a.to("cpu", non_blocking=True)
+    hb = b.to("cpu", non_blocking=True)
+    # CHECK: producers.py:[[@LINE-1]]:10: warning: the asynchronous device-to-host copy of 'b' on the current stream may read it before the work that writes it on stream 'side' has finished
+    torch.cuda.synchronize()
+    return ha, hb
