@@ -49,7 +49,7 @@ from corpus import (CASES_DIR, DRIVER_API_RE, HERE, LIBRARY_INCLUDES, REPO, RT_L
 from fixits import fixed_cases, fixit_verdicts, format_fixit_table, load_fixed, make_fixed
 
 sys.path.insert(0, os.path.join(REPO, "tools"))
-from cars_tooling import cuda_root_of  # noqa: E402  (the launcher's own lookup)
+from cars_compdb import cuda_root_of  # noqa: E402  (the launcher's own lookup)
 
 
 # ---------------------------------------------------------------------------

@@ -12,6 +12,10 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 PACKAGES=(cmake make python3 "clang-$LLVM_MAJOR" "clang-tidy-$LLVM_MAJOR"
           "libclang-$LLVM_MAJOR-dev" "llvm-$LLVM_MAJOR-dev"
           "llvm-$LLVM_MAJOR-tools"
+          # omp.h for clang -fopenmp: code built with -Xcompiler -fopenmp
+          # (tools/cars_compdb.py). One libomp-N-dev at a time: installing
+          # another major's replaces it.
+          "libomp-$LLVM_MAJOR-dev"
           # test/integration: the pre-commit hook, the CI gate's SARIF, git.
           git pre-commit python3-yaml python3-jsonschema)
 

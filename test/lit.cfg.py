@@ -77,6 +77,12 @@ except (OSError, AttributeError):
     _cv = 0
 if config.llvm_major < 22 and _cv >= 13000:
     config.available_features.discard("cuda-toolkit")
+# clang's own omp.h (Debian: libomp-<major>-dev, which scripts/setup.sh
+# installs), for code built with -Xcompiler -fopenmp.
+import glob
+if glob.glob(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(config.clang_tidy))),
+                          "lib", "clang", "*", "include", "omp.h")):
+    config.available_features.add("clang-openmp")
 for _tool in ("cmake", "cpack", "git", "pre-commit", "dpkg-deb"):
     if shutil.which(_tool):
         config.available_features.add(_tool)
