@@ -334,12 +334,25 @@ def translate_entry(entry):
     return new, True
 
 
-def default_database():
-    """The -p value used when none is given: ./compile_commands.json, then
-    ./build/compile_commands.json, else None."""
-    for cand in ("compile_commands.json", os.path.join("build", "compile_commands.json")):
-        if os.path.isfile(cand):
-            return cand
+def default_database(start=None):
+    """The -p value used when none is given: compile_commands.json, then
+    build/compile_commands.json, in start (default: the current directory)
+    or, inside a git work tree, the nearest directory above it up to the
+    tree's top that has one (a command run from a subdirectory of the
+    project finds the project's database, translated, where clang-tidy's
+    own search would find the untranslated one or none); else None."""
+    d = os.path.abspath(start or os.getcwd())
+    dirs = [d]
+    while not os.path.exists(os.path.join(d, ".git")) and os.path.dirname(d) != d:
+        d = os.path.dirname(d)
+        dirs.append(d)
+    if not os.path.exists(os.path.join(d, ".git")):
+        dirs = dirs[:1]  # not in a work tree: this directory only
+    for d in dirs:
+        for cand in (os.path.join(d, "compile_commands.json"),
+                     os.path.join(d, "build", "compile_commands.json")):
+            if os.path.isfile(cand):
+                return cand
     return None
 
 
