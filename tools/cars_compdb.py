@@ -389,13 +389,15 @@ def openmp_note(out_dir, clang_tidy):
     its resource directory (Debian's libomp-<major>-dev provides it; the
     setup script installs it), else None. Those units would stop at
     `#include <omp.h>`."""
+    llvm = os.path.dirname(os.path.dirname(os.path.realpath(clang_tidy)))
+    if glob.glob(os.path.join(llvm, "lib", "clang", "*", "include", "omp.h")):
+        return None  # the usual case: the database is not read again
     try:
         with open(os.path.join(out_dir, "compile_commands.json")) as f:
             n = sum("-fopenmp" in e.get("arguments", ()) for e in json.load(f))
     except (OSError, ValueError):
         return None
-    llvm = os.path.dirname(os.path.dirname(os.path.realpath(clang_tidy)))
-    if not n or glob.glob(os.path.join(llvm, "lib", "clang", "*", "include", "omp.h")):
+    if not n:
         return None
     m = re.search(r"llvm-(\d+)", llvm)
     return ("%d translation unit%s OpenMP (-Xcompiler -fopenmp) and %s has no omp.h: "

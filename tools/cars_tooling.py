@@ -370,17 +370,10 @@ def python_findings(paths, root):
         return {"message": message, "path": path, "uri": uri, "uri_base": base,
                 "line": line, "col": col, "end_col": end_col, "text": text}
 
-    project = report.Project(list(paths), report.analysis.build_module)
-    for path in paths:
-        try:
-            findings, source = report.check_file(path, project)
-        except SyntaxError as e:
-            f = where(path, e.lineno or 1, e.offset or 1, None, e.msg, [])
-            f.update(rule="clang-diagnostic-error", level="error", notes=[])
-            out.append(f)
-            continue
-        except report.READ_ERRORS as e:
-            f = where(path, 1, 1, None, report.read_error(e), [])
+    for path, findings, source, e in report.check_files(list(paths)):
+        if e is not None:
+            f = (where(path, e.lineno or 1, e.offset or 1, None, e.msg, [])
+                 if isinstance(e, SyntaxError) else where(path, 1, 1, None, report.read_error(e), []))
             f.update(rule="clang-diagnostic-error", level="error", notes=[])
             out.append(f)
             continue

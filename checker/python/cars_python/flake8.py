@@ -18,7 +18,8 @@ class Plugin:
     version = VERSION
 
     def __init__(self, tree, lines):
-        self.tree = tree
+        # `tree` makes flake8 run it as an AST plugin; the analysis parses a
+        # tree of its own (run).
         self.source = "".join(lines)
 
     def run(self):

@@ -485,16 +485,16 @@ def host_needing_arg(call):
 _HOST_ONLY_ATTRS = {name.rsplit(".", 1)[1] for name in HOST_ONLY_FUNCTIONS}
 
 
-def host_required_copies(calls, facts):
+def host_required_copies(needs, facts):
     """The ids of `.to(dev, non_blocking=True)` calls of unknown device
     (unknown_device_to) whose result the function then needs in host
     memory: `.numpy()` of it, or np.asarray(it), directly or through a name
     bound once to it. The CUDA tensor would raise there, so where the
-    program works the copy went to the host. calls: the function's calls
-    (nested functions' included) that host_needing_arg names something of."""
+    program works the copy went to the host. needs: what the function's
+    calls (nested functions' included) need in host memory, as
+    host_needing_arg gives it."""
     needed = set()
-    for call in calls:
-        node = host_needing_arg(call)
+    for node in needs:
         while isinstance(node, ast.Subscript) or (
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in VIEW_METHODS - {"numpy"}):

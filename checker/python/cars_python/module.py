@@ -12,7 +12,7 @@ import collections
 from . import model
 from .cfg import build_cfg
 from .producers import is_device_write, uses_streams
-from .state import OverBudget
+from .state import EMPTY, OverBudget
 
 # The work one top-level function may cost, helpers looked through included:
 # block visits weighted by the size of the state they carry.
@@ -251,9 +251,9 @@ class Module:
         index = index or Index(tree)
         self.import_nodes, self.defs, self.calls = index.imports, index.defs, index.calls
         self.index = index
-        # (call, owners) of the calls that need a value in host memory
-        self.host_calls = [(c, owners) for c, owners, _ in self.calls
-                           if model.host_needing_arg(c) is not None]
+        # (expression, owners) of what calls need in host memory (x.numpy())
+        self.host_needs = [(e, owners) for c, owners, _ in self.calls
+                           for e in [model.host_needing_arg(c)] if e is not None]
         self.functions = {}   # name -> FunctionDef at module level
         self.classes = {}     # class name -> {method name: FunctionDef}
         self.method_class = {}  # id(FunctionDef) -> class name
@@ -393,8 +393,8 @@ class Module:
 
     def self_assigned(self, fn):
         """The attributes of self that fn (a function of this module)
-        assigns (`self.mode = ...`)."""
-        return frozenset(self.index.self_stores.get(id(fn), ()))
+        assigns (`self.mode = ...`); read only (the Index's own set)."""
+        return self.index.self_stores.get(id(fn), EMPTY)
 
     def may_write(self, fn):
         """Whether fn may do device work that writes a tensor it is handed
@@ -534,7 +534,7 @@ class Module:
             for p in params:
                 rebound = p in facts.values
                 facts.values[p] = None if rebound else given.get(p, consts.get(p) if defaults else None)
-            host = [c for c, owners in self.host_calls if id(node) in owners]
+            host = [e for e, owners in self.host_needs if id(node) in owners]
             self.prepared[key] = (facts, build_cfg(body), params,
                                   model.host_required_copies(host, facts) if host else set())
         return self.prepared[key]

@@ -135,22 +135,38 @@ def expand(paths):
                     yield os.path.join(d, f)
 
 
+def check_files(paths):
+    """Check the files as one project (calls between them are followed):
+    (path, findings, source text, None) for each, or (path, None, None,
+    the SyntaxError or READ_ERRORS exception) where it cannot be read or
+    parsed. The command line and the gate (tools/cars_tooling.py) both
+    use it, so both get the run-wide collector handling below."""
+    project = Project(paths, analysis.build_module)
+    try:
+        for i, path in enumerate(paths):
+            collect_garbage(i)
+            try:
+                findings, source = check_file(path, project)
+            except (SyntaxError,) + READ_ERRORS as e:
+                yield path, None, None, e
+                continue
+            yield path, findings, source, None
+    finally:
+        gc.unfreeze()
+
+
 def run_files(paths):
     """Check the files as one project, printing findings and errors as they
     come: (exit status so far, number of findings)."""
     status, total = 0, 0
-    project = Project(paths, analysis.build_module)  # calls between the files are followed
-    for i, path in enumerate(paths):
-        collect_garbage(i)
-        try:
-            findings, source = check_file(path, project)
-        except SyntaxError as e:
+    for path, findings, source, error in check_files(paths):
+        if isinstance(error, SyntaxError):
             print("%s:%s:%s: error: %s [clang-diagnostic-error]"
-                  % (path, e.lineno or 1, e.offset or 1, e.msg), flush=True)
+                  % (path, error.lineno or 1, error.offset or 1, error.msg), flush=True)
             status = 2
             continue
-        except READ_ERRORS as e:
-            print("%s: error: %s" % (path, read_error(e)), flush=True)
+        if error is not None:
+            print("%s: error: %s" % (path, read_error(error)), flush=True)
             status = 2
             continue
         lines = source.splitlines()
@@ -159,7 +175,6 @@ def run_files(paths):
         for line, name in findings.not_analysed:
             print("%s:%d:1: remark: %s [%s]" % (path, line, remark(name), CHECK), flush=True)
         total += len(findings)
-    gc.unfreeze()
     return status, total
 
 
