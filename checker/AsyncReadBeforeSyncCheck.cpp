@@ -5,6 +5,7 @@
 #include "AsyncCopyAnalysis.h"
 #include "CallableSelection.h"
 #include "CudaApiModel.h"
+#include "ExprUtils.h"
 #include "HelperSummaries.h"
 #include "LibraryCode.h"
 #include "SummaryFiles.h"
@@ -297,45 +298,69 @@ const NamedDecl *forDiag(const NamedDecl *D) {
   return D;
 }
 
+/// The calls that order a copy after a write on another stream (an event
+/// recorded after the write, waited for on the copy's stream), in the API
+/// of the copy: libtorch's, the driver's, HIP's, else the runtime's.
+const char *orderingCalls(const Expr *Copy, const ApiModel &Model,
+                          const LangOptions &LO) {
+  const auto *Call = dyn_cast<CallExpr>(Copy->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  const ApiEntry *E = Callee ? Model.lookup(Callee) : nullptr;
+  ApiFamily Family = E ? E->Family : ApiFamily::CudaRuntime;
+  if (!E && LO.HIP)
+    Family = ApiFamily::Hip;
+  else if (!E && Callee &&
+           llvm::is_contained({"at", "c10", "torch"},
+                              outermostNamespace(Callee)))
+    Family = ApiFamily::Torch; // a libtorch call the model has no row for
+  switch (Family) {
+  case ApiFamily::Torch:
+    return "CUDAEvent::record + CUDAEvent::block";
+  case ApiFamily::CudaDriver:
+    return "cuEventRecord + cuStreamWaitEvent";
+  case ApiFamily::Hip:
+    return "hipEventRecord + hipStreamWaitEvent";
+  default:
+    return "cudaEventRecord + cudaStreamWaitEvent";
+  }
+}
+
 } // namespace
 
 void AsyncReadBeforeSyncCheck::reportProducer(const Finding &F,
-                                              const SourceManager &SM) {
+                                              const SourceManager &SM,
+                                              const LangOptions &LO) {
   std::string Copy = describeStream(F.CopyStream);
   std::string Producer = describeStream(F.ProducerStream);
+  std::string Name = shortName(F.BufferName);
   diag(SM.getFileLoc(F.Access->getBeginLoc()),
        "the %select{asynchronous|blocking}3 device-to-host copy of '%0' on "
        "%1 may read it before the work that writes it on %2 has finished")
-      << F.BufferName << Copy << Producer << F.BlockingCopy
+      << Name << Copy << Producer << F.BlockingCopy
       << F.Access->getSourceRange();
   diag(SM.getFileLoc(F.Producer->getBeginLoc()),
        "'%0' is written on %1 here", DiagnosticIDs::Note)
-      << F.BufferName << Producer;
+      << Name << Producer;
+  // Short (under 120 characters), and in the copy's own API.
   diag(SM.getFileLoc(F.Access->getBeginLoc()),
-       "nothing makes %0 wait for %1: record an event on %1 after the "
-       "write and wait for it on %0 (cudaEventRecord + cudaStreamWaitEvent; "
-       "libtorch: CUDAEvent::record + block; Python: wait_stream), or "
-       "synchronize %1 before the copy",
-       DiagnosticIDs::Note)
-      << Copy << Producer;
+       "nothing makes %0 wait for the write: use %1", DiagnosticIDs::Note)
+      << Copy << orderingCalls(F.Access, *Model, LO);
   if (F.Claim == ClaimKind::Certain || F.Claim == ClaimKind::None)
     return;
   const StreamRef &Subject = F.SubjectIsProducer ? F.ProducerStream : F.CopyStream;
   const StreamRef &Other = F.SubjectIsProducer ? F.CopyStream : F.ProducerStream;
   if (Other.Supplied) {
     diag(SM.getFileLoc(F.Access->getBeginLoc()),
-         "neither %0 nor %1 is created in this function: the copy is ordered "
-         "after the write if they are the same stream, or one is the legacy "
-         "default stream and the other a blocking stream",
+         "%0 and %1 are not created in this function: not a race if they are "
+         "equal, or legacy default + blocking",
          DiagnosticIDs::Note)
         << Producer << Copy;
     return;
   }
   diag(SM.getFileLoc(F.Access->getBeginLoc()),
-       "%0 is not created in this function: the copy is ordered after the "
-       "write if %select{it is the legacy default stream or a blocking "
-       "stream|it is the legacy or the per-thread default stream|it is %2|"
-       "it is %2 or the legacy default stream}1",
+       "%0 is not created in this function: not a race if it is "
+       "%select{the legacy default stream or a blocking one|the legacy or "
+       "the per-thread default stream|%2|%2 or the legacy default stream}1",
        DiagnosticIDs::Note)
       << describeStream(Subject)
       << static_cast<int>(F.Claim) -
@@ -473,7 +498,7 @@ void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
         << forDiag(FD);
   for (const Finding &F : Findings) {
     if (F.Producer) {
-      reportProducer(F, SM);
+      reportProducer(F, SM, Ctx.getLangOpts());
       continue;
     }
     // The %select index of the message below.
@@ -494,7 +519,7 @@ void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
                     "%2|captured by a lambda passed to a function|used by "
                     "%2}1 before the asynchronous device-to-host copy into it "
                     "is known to be complete")
-               << F.BufferName << KindIndex;
+               << shortName(F.BufferName) << KindIndex;
       if (F.Callee)
         D << forDiag(F.Callee);
       else
@@ -508,7 +533,7 @@ void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
            "this call leaves an asynchronous device-to-host copy into '%0' "
            "in flight on %1",
            DiagnosticIDs::Note)
-          << C.BufferName << Stream;
+          << shortName(C.BufferName) << Stream;
       if (C.InnerCopy)
         diag(SM.getFileLoc(C.InnerCopy->getBeginLoc()),
              "the copy is issued here", DiagnosticIDs::Note);
@@ -521,14 +546,14 @@ void AsyncReadBeforeSyncCheck::analyseCallable(const FunctionDecl *FD,
       diag(SM.getFileLoc(C.Call->getBeginLoc()),
            "asynchronous device-to-host copy into '%0' on %1 is issued here",
            DiagnosticIDs::Note)
-          << C.BufferName << Stream;
+          << shortName(C.BufferName) << Stream;
     }
     if (C.Pageable)
       diag(SM.getFileLoc(C.Call->getBeginLoc()),
            "'%0' is pageable host memory: the CUDA manual only says such a "
            "copy \"might be synchronous\", and StrictMode follows the manual",
            DiagnosticIDs::Note)
-          << C.BufferName;
+          << shortName(C.BufferName);
     if (F.LaterIteration)
       diag(SM.getFileLoc(C.Call->getBeginLoc()),
            "the copy is still in flight when a later iteration of the loop "

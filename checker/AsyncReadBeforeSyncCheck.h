@@ -102,7 +102,8 @@ private:
 
   /// The producer diagnostic: a device-to-host copy that may read its
   /// source before device work on another, unordered stream wrote it.
-  void reportProducer(const Finding &F, const SourceManager &SM);
+  void reportProducer(const Finding &F, const SourceManager &SM,
+                      const LangOptions &LO);
 };
 
 } // namespace clang::tidy::cuda

@@ -86,6 +86,26 @@ void appendStreamLifecycle(std::vector<ApiEntry> &T,
                        MissReason::StreamDestroy));
 }
 
+/// Stream capture's end, graph instantiation and launch ("Graph
+/// Management" in the CUDA Runtime API; the driver API's and HIP's twins
+/// take the same arguments in the same places): EndCapture(stream,
+/// &graph), Instantiate*(&exec, graph, ...), Launch(exec, stream).
+void appendGraphs(std::vector<ApiEntry> &T, llvm::StringRef EndCapture,
+                  std::initializer_list<llvm::StringRef> Instantiate,
+                  llvm::StringRef Launch) {
+  ApiEntry End = onStream(EndCapture, ApiRole::CaptureEnd, 0);
+  End.GraphArg = 1;
+  T.push_back(End);
+  for (llvm::StringRef Name : Instantiate) {
+    ApiEntry E = alloc(Name, ApiRole::GraphInstantiate);
+    E.GraphArg = 1;
+    T.push_back(E);
+  }
+  ApiEntry Run = onStream(Launch, ApiRole::GraphLaunch, 1);
+  Run.GraphArg = 0;
+  T.push_back(Run);
+}
+
 ApiEntry fixedCopy(llvm::StringRef Name, int Dst, int Src, int Kind,
                    int Stream) {
   ApiEntry E = copy(Name, Dst, Src, NoArg, Stream);
@@ -150,7 +170,10 @@ void appendDriverApi(std::vector<ApiEntry> &Out) {
   appendStreamLifecycle(T, {"cuLaunchHostFunc", "cuStreamAddCallback",
                             "cuStreamWaitEvent", "cuStreamDestroy"});
   T.push_back(onStream("cuStreamBeginCapture", ApiRole::CaptureBegin, 0));
-  T.push_back(onStream("cuStreamEndCapture", ApiRole::CaptureEnd, 0));
+  appendGraphs(T, "cuStreamEndCapture",
+               {"cuGraphInstantiate", "cuGraphInstantiateWithFlags",
+                "cuGraphInstantiateWithParams"},
+               "cuGraphLaunch");
   T.push_back(alloc("cuMemAllocHost", ApiRole::PinnedAlloc));
   T.push_back(alloc("cuMemHostAlloc", ApiRole::PinnedAlloc));
   T.push_back(alloc("cuMemHostRegister", ApiRole::PinnedAlloc,
@@ -221,7 +244,10 @@ void appendHip(std::vector<ApiEntry> &T) {
                                  "hipStreamWaitEvent", "hipStreamDestroy"});
   T.push_back(
       Hip(onStream("hipStreamBeginCapture", ApiRole::CaptureBegin, 0)));
-  T.push_back(Hip(onStream("hipStreamEndCapture", ApiRole::CaptureEnd, 0)));
+    appendGraphs(Rows, "hipStreamEndCapture",
+                 {"hipGraphInstantiate", "hipGraphInstantiateWithFlags",
+                  "hipGraphInstantiateWithParams"},
+                 "hipGraphLaunch");
     for (const ApiEntry &E : Rows)
       T.push_back(Hip(E));
   }
@@ -457,7 +483,10 @@ std::vector<ApiEntry> buildTable() {
   T.push_back(onStream("cudaStreamBeginCapture", ApiRole::CaptureBegin, 0));
   T.push_back(
       onStream("cudaStreamBeginCaptureToGraph", ApiRole::CaptureBegin, 0));
-  T.push_back(onStream("cudaStreamEndCapture", ApiRole::CaptureEnd, 0));
+  appendGraphs(T, "cudaStreamEndCapture",
+               {"cudaGraphInstantiate", "cudaGraphInstantiateWithFlags",
+                "cudaGraphInstantiateWithParams"},
+               "cudaGraphLaunch");
 
   // Pinned and device allocations (provenance of copy destinations).
   T.push_back(alloc("cudaMallocHost", ApiRole::PinnedAlloc));

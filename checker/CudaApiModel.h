@@ -120,8 +120,19 @@ enum class ApiRole {
   /// work issued on it until the matching end is recorded, not run ("Stream
   /// Capture" in the programming guide).
   CaptureBegin,
-  /// Ends the capture of the stream (cudaStreamEndCapture).
+  /// Ends the capture of the stream (cudaStreamEndCapture); GraphArg is the
+  /// `cudaGraph_t *` the captured graph is returned through.
   CaptureEnd,
+  /// Instantiates a graph (cudaGraphInstantiate): writes the executable
+  /// graph through PtrArg from the graph GraphArg. Host-side: runs no device
+  /// work and is no synchronization (runtime/cases/
+  /// graph_instantiate_not_sync: stale on the H100).
+  GraphInstantiate,
+  /// Launches an executable graph (GraphArg) on a stream (StreamArg):
+  /// stream-ordered work that returns at once ("Graph Management",
+  /// cudaGraphLaunch). The device-to-host copies captured into the graph
+  /// run again on that stream (runtime/cases/capture_launch_read: stale).
+  GraphLaunch,
 };
 
 /// Why a call that looks like a sync does not cover a copy; selects the text
@@ -182,6 +193,7 @@ struct ApiEntry {
   int PtrArg = NoArg;    ///< PinnedAlloc / DeviceAlloc / StreamCreate
   PtrArgForm PtrForm = PtrArgForm::AddressOfPointer;
   int FlagsArg = NoArg;  ///< StreamCreate: flags (cudaStreamNonBlocking)
+  int GraphArg = NoArg;  ///< CaptureEnd / GraphInstantiate / GraphLaunch
   /// Host functions enqueued on a stream (cudaLaunchHostFunc,
   /// cudaStreamAddCallback and their driver API and HIP twins): the pointer
   /// handed to the function. The function runs once the stream's earlier

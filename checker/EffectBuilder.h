@@ -151,6 +151,11 @@ private:
   /// The producers, consumers and legacy work of a modelled call that is
   /// not a device-to-host copy (those: addConsumer where they are made).
   void collectDeviceWork(const CallExpr *C, const ApiEntry &E);
+  /// A graph launch (ApiRole::GraphLaunch) issues again, on its stream, the
+  /// device-to-host copies captured into the graph it runs
+  /// (FunctionFacts::launchesCapture): copies at the launch, each with its
+  /// captured call as the copy issued inside.
+  void relaunchCaptured(const CallExpr *Launch, const ApiEntry &E);
   /// May the kernel launched by K write through its argument I: a pointer
   /// to non-const whose pointee the kernel's body (when visible) changes
   /// (ExprMutationAnalyzer), or may change.
@@ -175,6 +180,14 @@ private:
   /// `b.to(kCPU, true)` whose result no variable holds: read by whatever
   /// consumes it, with the alias class of its temporary key.
   std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
+  /// Device-to-host copies issued on a capturing stream, not run there.
+  struct CapturedCopy {
+    const CallExpr *Call;
+    const Expr *Root;
+    StreamRef Stream;
+    bool Pageable, NeedsHost;
+  };
+  std::vector<CapturedCopy> Captured;
   std::set<const Stmt *> BindingAssignments; ///< `t = b.to(kCPU, true)`
   std::set<const Stmt *> DeviceWrites; ///< `dst.copy_(gpu, ...)`
   /// Calls of functions without a visible body nor a model row, with their

@@ -290,9 +290,12 @@ void EffectBuilder::collectCallEffects() {
         bool Pageable = false, NeedsHost = false;
         if (const Expr *Root = d2hDestination(C, *E, Pageable, NeedsHost)) {
           StreamRef On = F.streamOf(arg(C, E->StreamArg));
-          // Captured into a graph: recorded, not run now.
-          if (F.capturing(C, On))
+          // Captured into a graph: recorded, not run now; run by a launch
+          // of the graph (relaunchCaptured).
+          if (F.capturing(C, On)) {
+            Captured.push_back({C, Root, On, Pageable, NeedsHost});
             continue;
+          }
           // Into pageable memory too: the copy still reads its source on
           // its stream.
           if (E->SrcArg != NoArg && E->Struct == ParamsStructKind::None)
@@ -381,6 +384,23 @@ void EffectBuilder::collectCallEffects() {
     addConstructorCall(K);
   for (const auto &[V, ScopeEnd] : F.DestroyedVars)
     addDestructorCall(V, ScopeEnd);
+  if (!Captured.empty())
+    for (const CallExpr *C : F.Calls)
+      if (const ApiEntry *E = F.Model.lookup(F.calleeOf(C));
+          E && E->Role == ApiRole::GraphLaunch)
+        relaunchCaptured(C, *E);
+}
+
+void EffectBuilder::relaunchCaptured(const CallExpr *Launch,
+                                     const ApiEntry &E) {
+  StreamRef On = F.streamOf(arg(Launch, E.StreamArg));
+  for (const CapturedCopy &K : Captured) {
+    if (!F.launchesCapture(Launch, K.Call, K.Stream) ||
+        (K.Pageable && !StrictMode))
+      continue;
+    addCopy(Launch, K.Root, K.Pageable, On, /*Inner=*/K.Call);
+    Out.Copies.back()->NeedsHostDestination = K.NeedsHost;
+  }
 }
 
 /// A reference to V located At: the object of a destructor call (at V's

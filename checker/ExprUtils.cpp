@@ -5,6 +5,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+#include <cctype>
 
 namespace clang::tidy::cuda {
 
@@ -157,6 +159,70 @@ std::string spelling(const Expr *E, const ASTContext &Ctx) {
   llvm::raw_string_ostream OS(S);
   E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
   return S;
+}
+
+/// The index past the string or character literal that starts at S[I].
+static size_t literalEnd(llvm::StringRef S, size_t I) {
+  char Quote = S[I];
+  size_t J = I + 1;
+  while (J < S.size() && S[J] != Quote)
+    J += S[J] == '\\' ? 2 : 1;
+  return std::min(J + 1, S.size());
+}
+
+/// `f(a, b).g()[i]` -> `f(...).g()[i]`: the non-empty argument lists of
+/// calls (a parenthesis after a name, `)`, `]` or `>`), literals skipped.
+static std::string elideArguments(llvm::StringRef S) {
+  std::string Out;
+  for (size_t I = 0; I < S.size();) {
+    char C = S[I];
+    if (C == '"' || C == '\'') {
+      size_t J = literalEnd(S, I);
+      Out += S.slice(I, J);
+      I = J;
+      continue;
+    }
+    char Last = Out.empty() ? ' ' : Out.back();
+    if (C == '(' && (isalnum(static_cast<unsigned char>(Last)) ||
+                     llvm::StringRef("_)]>").contains(Last))) {
+      size_t J = I + 1;
+      int Depth = 1;
+      bool Empty = true;
+      while (J < S.size() && Depth) {
+        if (S[J] == '"' || S[J] == '\'') {
+          J = literalEnd(S, J);
+          Empty = false;
+          continue;
+        }
+        Depth += S[J] == '(' ? 1 : S[J] == ')' ? -1 : 0;
+        Empty &= Depth == 0 || isspace(static_cast<unsigned char>(S[J]));
+        ++J;
+      }
+      Out += Empty ? "()" : "(...)";
+      I = J;
+      continue;
+    }
+    Out += C;
+    ++I;
+  }
+  return Out;
+}
+
+std::string shortName(llvm::StringRef S) {
+  S = S.trim();
+  if (S.size() <= NameMax)
+    return S.str();
+  std::string E = elideArguments(S);
+  if (E.size() <= NameMax)
+    return E;
+  llvm::StringRef Cut = llvm::StringRef(E).take_front(NameMax - 3);
+  size_t Member = 0;
+  for (llvm::StringRef Op : {".", "->"})
+    if (size_t At = Cut.rfind(Op); At != llvm::StringRef::npos)
+      Member = std::max(Member, At);
+  if (Member >= NameMax / 2)
+    Cut = Cut.take_front(Member);
+  return Cut.str() + "...";
 }
 
 std::optional<long long> evalInt(const Expr *E, const ASTContext &Ctx) {

@@ -73,6 +73,14 @@ const Stmt *loopBody(const Stmt *S);
 /// printed where it comes from a macro body or is long.
 std::string spelling(const Expr *E, const ASTContext &Ctx);
 
+/// How a message names a buffer spelled S: S itself up to NameMax
+/// characters; longer, with its calls' arguments elided (`b.to(...)` for
+/// `b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true)`), then cut
+/// (at a `.` or `->` where one is near) and ended with "...". The Python
+/// front end's short_name (checker/python/cars_python) does the same.
+constexpr size_t NameMax = 40;
+std::string shortName(llvm::StringRef S);
+
 /// The integer value of a constant expression (enumerators, literals,
 /// constexpr, null pointers as 0), or nullopt.
 std::optional<long long> evalInt(const Expr *E, const ASTContext &Ctx);

@@ -245,6 +245,8 @@ bool FunctionFacts::collect() {
       PerThread = true;
     if (E->Role == ApiRole::CaptureBegin || E->Role == ApiRole::CaptureEnd)
       CaptureCalls.push_back(C);
+    if (E->Role == ApiRole::GraphInstantiate || E->Role == ApiRole::EventRecord)
+      GraphCalls.push_back(C);
   }
   buildAliasesAndProvenance();
   collectQueryVars();

@@ -162,6 +162,17 @@ public:
   /// callable, with no cudaStreamEndCapture of it in between (in source
   /// order)? Work issued then is recorded, not run.
   bool capturing(const Expr *At, const StreamRef &S) const;
+  /// Does the graph launch Launch (ApiRole::GraphLaunch) run what was
+  /// captured on stream S at At: the first cudaStreamEndCapture(s, &g) of
+  /// S after At returned graph g, and Launch's executable graph x was last
+  /// instantiated before it from g (cudaGraphInstantiate(&x, g, ...)), all
+  /// in this callable in source order, g not captured into again in
+  /// between? Only variables and members named at every step are followed
+  /// (a graph or executable graph handed through a pointer is not), and a
+  /// capture that records an event on S after At is not (the event's
+  /// record in the graph is not modelled): false, a race missed.
+  bool launchesCapture(const CallExpr *Launch, const Expr *At,
+                       const StreamRef &S) const;
   /// A loop whose body runs at least once whenever the loop is reached:
   /// a `for` over constant bounds (forBounds) with Lo < Hi, or a range-for
   /// over an array of known, non-zero size or a non-empty braced list (in
@@ -332,6 +343,9 @@ private:
       llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 2>>>
       WritesIndex;
   std::vector<const CallExpr *> CaptureCalls; ///< begin / end of a capture
+  /// Graph instantiations and event records (launchesCapture), in source
+  /// order.
+  std::vector<const CallExpr *> GraphCalls;
   /// handleWrittenHere's index: stream handles assigned or created into.
   mutable std::optional<std::set<AccessPath>> WrittenHandles;
   bool Broken = false;

@@ -480,6 +480,7 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
   case ApiRole::AsyncBatchCopy:
   case ApiRole::EventRecord:
   case ApiRole::NotASync:
+  case ApiRole::GraphLaunch: // what the graph writes is not known
     if (E.StreamArg != NoArg || E.Role == ApiRole::EventRecord)
       addStreamWork(C, S);
     return;

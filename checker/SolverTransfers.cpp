@@ -378,6 +378,8 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   case ApiRole::StreamCreate:
   case ApiRole::CaptureBegin: // FunctionFacts::capturing decides
   case ApiRole::CaptureEnd:
+  case ApiRole::GraphInstantiate:
+  case ApiRole::GraphLaunch: // its copies: EffectBuilder::relaunchCaptured
   case ApiRole::CurrentStream:
   case ApiRole::SetCurrentStream:
   case ApiRole::PoolStream:

@@ -371,4 +371,67 @@ bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
   return Begun;
 }
 
+/// The variable or member whose address is E (`&g`, `&this->exec_`);
+/// empty for anything else.
+static AccessPath addressed(const Expr *E) {
+  const auto *U = dyn_cast_or_null<UnaryOperator>(strip(E));
+  if (!U || U->getOpcode() != UO_AddrOf)
+    return AccessPath();
+  AccessPath P = AccessPath::of(U->getSubExpr());
+  return P.rootKind() == AccessPath::RootKind::Decl ||
+                 P.rootKind() == AccessPath::RootKind::This
+             ? P
+             : AccessPath();
+}
+
+bool FunctionFacts::launchesCapture(const CallExpr *Launch, const Expr *At,
+                                    const StreamRef &S) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Before = [&](const Stmt *A, const Stmt *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  };
+  const ApiEntry *LE = lookup(Launch);
+  if (!LE || LE->GraphArg == NoArg || S.K != StreamRef::Named)
+    return false;
+  // The end of At's capture: the first end of S after At.
+  const CallExpr *End = nullptr;
+  for (const CallExpr *C : CaptureCalls) {
+    const ApiEntry *E = lookup(C);
+    if (E->Role == ApiRole::CaptureEnd && Before(At, C) &&
+        handleOf(strip(arg(C, E->StreamArg))) == S.Path &&
+        (!End || Before(C, End)))
+      End = C;
+  }
+  if (!End || !Before(End, Launch))
+    return false;
+  AccessPath Graph = addressed(arg(End, lookup(End)->GraphArg));
+  if (Graph.empty())
+    return false;
+  // The graph is not captured into again before the launch.
+  for (const CallExpr *C : CaptureCalls)
+    if (C != End && lookup(C)->Role == ApiRole::CaptureEnd &&
+        Before(End, C) && Before(C, Launch) &&
+        addressed(arg(C, lookup(C)->GraphArg)) == Graph)
+      return false;
+  AccessPath Exec = AccessPath::of(strip(arg(Launch, LE->GraphArg)));
+  if (Exec.empty())
+    return false;
+  const CallExpr *Inst = nullptr; // the last instantiation of Exec
+  for (const CallExpr *C : GraphCalls) {
+    const ApiEntry *E = lookup(C);
+    if (E->Role == ApiRole::EventRecord) {
+      // An event recorded on S during the capture is a node of the graph.
+      if (Before(At, C) && Before(C, End) &&
+          handleOf(strip(arg(C, E->StreamArg))) == S.Path)
+        return false;
+      continue;
+    }
+    if (Before(C, Launch) && addressed(arg(C, E->PtrArg)) == Exec &&
+        (!Inst || Before(Inst, C)))
+      Inst = C;
+  }
+  return Inst && Before(End, Inst) &&
+         AccessPath::of(strip(arg(Inst, lookup(Inst)->GraphArg))) == Graph;
+}
+
 } // namespace clang::tidy::cuda

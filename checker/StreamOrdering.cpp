@@ -159,6 +159,7 @@ private:
     case ApiRole::AsyncCopy:
     case ApiRole::AsyncBatchCopy:
     case ApiRole::StreamOrdered:
+    case ApiRole::GraphLaunch:
       streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
       return;
     case ApiRole::NotASync:
@@ -181,6 +182,7 @@ private:
     case ApiRole::DefaultStream:
     case ApiRole::CaptureBegin:
     case ApiRole::CaptureEnd:
+    case ApiRole::GraphInstantiate:
       return;
     default:
       Out.Orders = true; // synchronizes, records, waits, allocates

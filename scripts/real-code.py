@@ -428,6 +428,9 @@ def make_shims(args):
 
 
 def file_flags(recipe, rel, args):
+    own = getattr(recipe, "entry_flags", None)  # a compile database's recipe
+    if own:
+        return own(rel) + args.extra_arg
     cuda = rel.endswith(CUDA_EXTS)
     out = base_flags(rel, args, recipe.cccl())
     std = recipe.std(rel, cuda)

@@ -21,9 +21,11 @@ PACKAGES=(cmake make python3 "clang-$LLVM_MAJOR" "clang-tidy-$LLVM_MAJOR"
 
 # Only for the test suite (scripts/run-tests.sh sets CARS_TEST_PACKAGES=1):
 # the real HIP and libtorch headers that the real-header tests parse, and
-# flake8 for the Python front end's plugin test.
+# flake8 for the Python front end's plugin tests (python3-venv,
+# python3-wheel and python3-setuptools: flake8-venv.test installs the
+# plugin into a venv, offline).
 if [ "${CARS_TEST_PACKAGES:-0}" = 1 ]; then
-  PACKAGES+=(libamdhip64-dev libtorch-dev flake8)
+  PACKAGES+=(libamdhip64-dev libtorch-dev flake8 python3-venv python3-wheel python3-setuptools)
 fi
 
 missing=()

@@ -28,7 +28,7 @@ _NVCC_VALUE_OPTS = {
     "--linker-options", "-Xnvlink", "--nvlink-options", "-Xarchive",
     "--archive-options", "-Xcudafe", "-Xfatbin", "--fatbin-options",
     "-maxrregcount", "--maxrregcount", "-t", "--threads", "-cudart", "--cudart",
-    "-cudadevrt", "--cudadevrt", "-rdc", "--relocatable-device-code", "-MF",
+    "-cudadevrt", "--cudadevrt", "-MF",
     "-MT", "-MQ", "-odir", "--output-directory", "-l", "--library", "-L",
     "--library-path", "-ldir", "--libdevice-directory", "-target-dir",
     "--target-directory", "--diag-suppress", "-diag-suppress", "--diag-error",
@@ -58,6 +58,7 @@ _VALUED = {
     "gencode": ("-gencode", "--generate-code"),
     "code": ("-code", "--gpu-code"),
     "default-stream": ("-default-stream", "--default-stream"),
+    "rdc": ("-rdc", "--relocatable-device-code"),
     "Xcompiler": ("-Xcompiler", "--compiler-options"),
     "optf": ("-optf", "--options-file"),
 }
@@ -246,7 +247,7 @@ def translate_nvcc(args, directory, file):
     """clang-CUDA arguments for one nvcc invocation, host side only."""
     root = cuda_root_of(args[0])
     args = _expand_options_files(list(args[1:]), directory)
-    flags, archs, lang, ptds, openmp = [], [], None, False, False
+    flags, archs, lang, ptds, openmp, rdc = [], [], None, False, False, False
     modes = []
     i = 0
     while i < len(args):
@@ -262,6 +263,8 @@ def translate_nvcc(args, directory, file):
                 archs += _archs(name, val)
             elif name == "default-stream":
                 ptds = val == "per-thread"
+            elif name == "rdc":
+                rdc = val.lower() == "true"
             elif name == "Xcompiler":
                 host, omp = _host_flags(val.split(","))
                 flags += host
@@ -270,6 +273,8 @@ def translate_nvcc(args, directory, file):
         if a in _NVCC_VALUE_OPTS:
             i += 2
             continue
+        if a in ("-dc", "--device-c"):
+            rdc = True  # -rdc=true -c
         if a in _OPENMP_FLAGS:
             openmp = True  # forwarded to the host compiler (-forward-unknown-to-host-compiler)
         if a in _NVCC_MODE_MACROS and _NVCC_MODE_MACROS[a] not in modes:
@@ -289,6 +294,11 @@ def translate_nvcc(args, directory, file):
                 "--no-cuda-version-check", "-Wno-unknown-cuda-version"]
         if arch:
             out.append("--cuda-gpu-arch=" + arch)
+        if rdc:
+            # Separate compilation (-rdc=true, -dc): device code may launch
+            # kernels and call extern __device__ functions; clang's
+            # spelling.
+            out.append("-fgpu-rdc")
     else:
         out += ["-isystem", os.path.join(root, "include")]
     # CUDA 12.x+/13 keep CCCL (cuda/std, cub, thrust) under include/cccl,

@@ -6,7 +6,8 @@ cars_compdb.py's, incremental summaries cars_summaries.py's):
 * where the plugin is and which clang-tidy it was built for (a plugin only
   loads into the clang-tidy of the LLVM major version it was compiled
   against, so the pairing is recorded at build time in a toolchain file next
-  to the plugin), and where the Python front end is;
+  to the plugin, with the commit built; without that file, the major is read
+  from the plugin's ELF file), and where the Python front end is;
 * what a pull request changed (git), for the gate;
 * turning clang-tidy's --export-fixes YAML, and the Python front end's
   findings, into SARIF 2.1.0 and GitHub annotations.
@@ -22,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -50,25 +52,48 @@ def _here():
     return os.path.dirname(os.path.realpath(__file__))
 
 
+def _plugin_at(path):
+    """Where a path the user gives may hold the plugin: it is the plugin,
+    a directory holding it, or an install prefix (PREFIX/lib/<pkg>/)."""
+    if not os.path.isdir(path):
+        return [path]
+    return [os.path.join(path, PLUGIN_NAME),
+            os.path.join(path, "lib", PKG_DIR, PLUGIN_NAME)]
+
+
+def _beside(commands_dir):
+    """Where the plugin is relative to a directory of the commands: the
+    installed layout (<prefix>/bin/<command>, this module and the plugin in
+    <prefix>/lib/cuda-async-read-before-sync/), or a source checkout's
+    tools/ built with scripts/setup.sh (build/checker/)."""
+    return [os.path.join(commands_dir, PLUGIN_NAME),
+            os.path.join(commands_dir, "..", "lib", PKG_DIR, PLUGIN_NAME),
+            os.path.join(commands_dir, "..", "build", "checker", PLUGIN_NAME)]
+
+
 def plugin_candidates():
     """Where the plugin is looked for, first match wins."""
-    here = _here()
-    cands = []
     if os.environ.get("CARS_PLUGIN"):
-        return [os.environ["CARS_PLUGIN"]]
+        return [os.path.normpath(c) for c in _plugin_at(os.environ["CARS_PLUGIN"])]
+    cands = []
     if os.environ.get("CARS_BUILD_DIR"):
         cands.append(os.path.join(os.environ["CARS_BUILD_DIR"], "checker", PLUGIN_NAME))
-    # Installed layout: <prefix>/bin/<command>, this module and the plugin in
-    # <prefix>/lib/cuda-async-read-before-sync/.
-    cands.append(os.path.join(here, PLUGIN_NAME))
-    cands.append(os.path.join(here, "..", "lib", PKG_DIR, PLUGIN_NAME))
-    # Source checkout built with scripts/setup.sh.
-    cands.append(os.path.join(here, "..", "build", "checker", PLUGIN_NAME))
-    # System install (the .deb): what a pre-commit clone of this repository,
-    # which has no build of its own, runs against.
-    cands.append(os.path.join("/usr/lib", PKG_DIR, PLUGIN_NAME))
-    cands.append(os.path.join("/usr/local/lib", PKG_DIR, PLUGIN_NAME))
-    return [os.path.normpath(c) for c in cands]
+    cands += _beside(_here())
+    # The commands installed on PATH (`cmake --install build --prefix P` with
+    # P/bin on PATH): what pre-commit's clone of this repository, which has
+    # no build of its own, runs against, as does the .deb (/usr/lib) below.
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        launcher = os.path.join(d or ".", "cuda-async-read-before-sync")
+        if os.path.isfile(launcher) and os.access(launcher, os.X_OK):
+            cands += _beside(os.path.dirname(os.path.abspath(launcher)))
+            cands += _beside(os.path.dirname(os.path.realpath(launcher)))
+    for prefix in (os.path.expanduser("~/.local"), "/usr/local", "/usr"):
+        cands.append(os.path.join(prefix, "lib", PKG_DIR, PLUGIN_NAME))
+    out = []
+    for c in map(os.path.normpath, cands):
+        if c not in out:
+            out.append(c)
+    return out
 
 
 def _in_precommit_cache(path):
@@ -79,21 +104,30 @@ def _in_precommit_cache(path):
 
 
 def find_plugin():
-    for c in plugin_candidates():
+    cands = plugin_candidates()
+    for c in cands:
         if os.path.isfile(c):
             return c
+    looked = "looked in: %s" % ", ".join(cands)
+    if os.environ.get("CARS_PLUGIN"):
+        raise ToolError("cannot find %s at CARS_PLUGIN=%s (%s): set it to the plugin, "
+                        "the directory holding it or its install prefix"
+                        % (PLUGIN_NAME, os.environ["CARS_PLUGIN"], looked))
     if _in_precommit_cache(_here()):
         # Run from pre-commit's clone of this repository: building there is
         # no fix (pre-commit may replace it); the plugin is installed.
         raise ToolError(
-            "cannot find %s: pre-commit runs this hook from its own clone, "
-            "which has no build; install the plugin (the .deb, or cmake "
-            "--install of a build of this repository at the hook's rev) or "
-            "set CARS_PLUGIN to it" % PLUGIN_NAME)
+            "cannot find %s (%s): pre-commit runs this hook from its own clone, "
+            "which has no build; install the plugin of the hook's rev (the .deb, "
+            "or `cmake --install build --prefix PREFIX` of a build of this "
+            "repository, with PREFIX/bin on PATH), or give the hook `args: "
+            "[--plugin=PREFIX]` in .pre-commit-config.yaml, or set CARS_PLUGIN "
+            "(the plugin, or its install prefix)" % (PLUGIN_NAME, looked))
     raise ToolError(
-        "cannot find %s (looked in: %s); build it (bash scripts/setup.sh), "
-        "install the package, or set CARS_PLUGIN"
-        % (PLUGIN_NAME, ", ".join(plugin_candidates())))
+        "cannot find %s (%s); build it (bash scripts/setup.sh), install it "
+        "(the .deb, or `cmake --install build --prefix PREFIX` with PREFIX/bin "
+        "on PATH), or set CARS_PLUGIN (the plugin, or its install prefix)"
+        % (PLUGIN_NAME, looked))
 
 
 def python_front_end():
@@ -113,27 +147,119 @@ def python_front_end():
     return report
 
 
-def split_python_files(args):
-    """(the .py files among args' sources, the other arguments). Sources
-    are the arguments before `--` that are not options."""
-    end = args.index("--") if "--" in args else len(args)
-    py = [a for a in args[:end] if a.endswith(".py") and not a.startswith("-")]
-    rest = [a for k, a in enumerate(args) if k >= end or a not in py]
-    return py, rest
+TOOLCHAIN_KEYS = (
+    'a JSON object with "llvm_major" (the LLVM major version the plugin was '
+    'compiled against, e.g. 22) and "clang_tidy" (the clang-tidy of that '
+    'major, e.g. "/usr/lib/llvm-22/bin/clang-tidy"); optional: '
+    '"run_clang_tidy" (for the gate), "version", "commit"')
 
 
 def plugin_toolchain(plugin):
-    """{'llvm_major': int, 'clang_tidy': path, 'run_clang_tidy': path} recorded
-    next to the plugin when it was built."""
+    """{'llvm_major': int, 'clang_tidy': path, 'run_clang_tidy': path,
+    'version': str, 'commit': str} recorded next to the plugin when it was
+    built; None when there is no such file."""
     path = os.path.join(os.path.dirname(plugin), TOOLCHAIN_NAME)
+    if not os.path.exists(path):
+        return None
     try:
         with open(path) as f:
             tc = json.load(f)
         tc["llvm_major"] = int(tc["llvm_major"])
         return tc
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, TypeError) as e:
         raise ToolError("cannot read %s (%s): it records the LLVM version the "
-                        "plugin was built for; rebuild or reinstall" % (path, e))
+                        "plugin was built for, %s; rebuild or reinstall, or "
+                        "remove it to have the version read from the plugin"
+                        % (path, e, TOOLCHAIN_KEYS))
+
+
+def elf_llvm_major(path):
+    """(LLVM major, where it was read) from a shared object with the
+    standard library: a DT_NEEDED libLLVM/libclang-cpp of a version (a
+    plugin linked against the LLVM dylib), else the clang version in its
+    .comment section (the compiler that built it, which this project's
+    build takes from the same LLVM); (None, None) when neither says."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:4] != b"\x7fELF" or data[4] != 2:  # ELF64 only
+            return None, None
+        e = "<" if data[5] == 1 else ">"
+        shoff = struct.unpack_from(e + "Q", data, 0x28)[0]
+        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x3A)
+        secs = [struct.unpack_from(e + "IIQQQQI", data, shoff + k * shentsize)
+                for k in range(shnum)]
+
+        def cstr(off):
+            return data[off:data.index(b"\0", off)].decode("latin-1")
+
+        for name, typ, _, _, off, size, link in secs:
+            if typ != 6:  # SHT_DYNAMIC: (tag, value) pairs; DT_NEEDED is 1
+                continue
+            for k in range(off, off + size, 16):
+                tag, val = struct.unpack_from(e + "qQ", data, k)
+                if tag == 0:
+                    break
+                lib = cstr(secs[link][4] + val) if tag == 1 else ""
+                m = re.match(r"lib(?:LLVM|clang-cpp)(?:-(\d+))?\.so(?:\.(\d+))?", lib)
+                if m and (m.group(1) or m.group(2)):
+                    return int(m.group(1) or m.group(2)), "its DT_NEEDED " + lib
+        names = secs[shstrndx][4]
+        for name, typ, _, _, off, size, link in secs:
+            if cstr(names + name) == ".comment":
+                m = re.search(rb"clang version (\d+)\.", data[off:off + size])
+                if m:
+                    return int(m.group(1)), "its .comment section (clang version %s)" % (
+                        m.group(1).decode())
+    except (OSError, ValueError, IndexError, struct.error):
+        pass
+    return None, None
+
+
+def _loads(clang_tidy, plugin):
+    """Whether this clang-tidy loads the plugin and lists the check."""
+    try:
+        out = subprocess.run([clang_tidy, "--load=" + plugin, "--checks=-*," + CHECK,
+                              "--list-checks"], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return CHECK in out.split()
+
+
+def _clang_tidy_of(major):
+    """The clang-tidy of an LLVM major version found here, or None."""
+    for c in (shutil.which("clang-tidy-%d" % major),
+              "/usr/lib/llvm-%d/bin/clang-tidy" % major, shutil.which("clang-tidy")):
+        if c and os.access(c, os.X_OK):
+            try:
+                if clang_tidy_major(c) == major:
+                    return c
+            except ToolError:
+                pass
+    return None
+
+
+def _infer_toolchain(plugin):
+    """The toolchain of a plugin without a toolchain file: the major read
+    from its ELF file, or else the first clang-tidy found that loads it."""
+    major, where = elf_llvm_major(plugin)
+    if major:
+        return {"llvm_major": major, "inferred": "LLVM %d read from %s" % (major, where)}
+    tried = []
+    for c in [os.environ.get("CARS_CLANG_TIDY"), shutil.which("clang-tidy")] + [
+            _clang_tidy_of(m) for m in SUPPORTED_LLVM_MAJORS]:
+        if c and c not in tried and shutil.which(c):
+            tried.append(c)
+            if _loads(c, plugin):
+                m = clang_tidy_major(c)
+                return {"llvm_major": m, "clang_tidy": c,
+                        "inferred": "LLVM %d: %s loads it" % (m, c)}
+    raise ToolError(
+        "cannot tell which LLVM %s was built for: there is no %s beside it, its "
+        "ELF file names no libLLVM/libclang-cpp version and no clang version, "
+        "and no clang-tidy found loads it (tried: %s). Rebuild or reinstall it, "
+        "or write that file: %s"
+        % (plugin, TOOLCHAIN_NAME, ", ".join(tried) or "none", TOOLCHAIN_KEYS))
 
 
 def clang_tidy_major(clang_tidy):
@@ -149,12 +275,16 @@ def clang_tidy_major(clang_tidy):
 
 
 def resolve_toolchain():
-    """(plugin, clang_tidy, toolchain) after checking that they match."""
+    """(plugin, clang_tidy, toolchain) after checking that they match. The
+    toolchain is the plugin's toolchain file, or without one what
+    _infer_toolchain reads (then with 'inferred': how), checked by loading."""
     plugin = find_plugin()
     tc = plugin_toolchain(plugin)
+    if tc is None:
+        tc = _infer_toolchain(plugin)
     clang_tidy = os.environ.get("CARS_CLANG_TIDY") or tc.get("clang_tidy")
     if not clang_tidy or not shutil.which(clang_tidy):
-        fallback = shutil.which("clang-tidy-%d" % tc["llvm_major"])
+        fallback = _clang_tidy_of(tc["llvm_major"])
         if not fallback:
             raise ToolError(
                 "clang-tidy %d not found (%s): the plugin was built for LLVM %d; "
@@ -173,6 +303,11 @@ def resolve_toolchain():
                if major in SUPPORTED_LLVM_MAJORS else
                "; LLVM %d is not supported (supported: %s)"
                % (major, ", ".join(map(str, SUPPORTED_LLVM_MAJORS)))))
+    if "inferred" in tc and not _loads(clang_tidy, plugin):
+        raise ToolError(
+            "%s does not load %s (%s; there is no %s beside it): rebuild or "
+            "reinstall the plugin, or write that file: %s"
+            % (clang_tidy, plugin, tc["inferred"], TOOLCHAIN_NAME, TOOLCHAIN_KEYS))
     return plugin, clang_tidy, tc
 
 
@@ -317,8 +452,13 @@ def diagnostics_to_findings(diags, root):
     range when it ends on the same line; text is the source line. A finding
     reported once per translation unit that includes its header is kept
     once: findings are deduplicated by (rule, file, line, column, message),
-    as CodeChecker's report hashes do."""
-    cache, out, seen = {}, [], set()
+    as CodeChecker's report hashes do; units is the set of the translation
+    units that reported it (a diagnostic's CarsUnit key, where the gate set
+    it). fixes are the fix-its, the diagnostic's own and its notes' (each
+    one alternative): {description, changes: [{path, uri, uri_base,
+    replacements: [{offset, length, text, char_offset, char_length,
+    start: (line, col), end: (line, col)}]}]}."""
+    cache, out, seen = {}, [], {}
 
     def where(msg):
         path = msg.get("FilePath") or ""
@@ -336,6 +476,30 @@ def diagnostics_to_findings(diags, root):
                 "uri_base": base, "line": line, "col": col, "end_col": end_col,
                 "text": _line_text(path, line, cache)}
 
+    def fix(msg, description):
+        changes = {}
+        for r in msg.get("Replacements") or []:
+            path = r.get("FilePath") or ""
+            offset, length = int(r.get("Offset", 0)), int(r.get("Length", 0))
+            start = _line_col(path, offset, cache) if path else (None, None)
+            end = _line_col(path, offset + length, cache) if path else (None, None)
+            if start[0] is None or end[0] is None:
+                return None  # a fix that cannot be placed is no fix
+            data = cache[path]
+            char_offset = len(data[:offset].decode("utf-8", "replace"))
+            char_length = len(data[offset:offset + length].decode("utf-8", "replace"))
+            if path not in changes:
+                uri, base = _uri(path, root)
+                changes[path] = {"path": path, "uri": uri, "uri_base": base,
+                                 "replacements": []}
+            changes[path]["replacements"].append({
+                "offset": offset, "length": length,
+                "text": r.get("ReplacementText") or "",
+                "char_offset": char_offset, "char_length": char_length,
+                "start": start, "end": end})
+        return {"description": description, "changes": list(changes.values())} \
+            if changes else None
+
     for d in diags:
         f = where(d.get("DiagnosticMessage") or {})
         f["rule"] = d.get("DiagnosticName", "")
@@ -347,20 +511,40 @@ def diagnostics_to_findings(diags, root):
                       and d.get("Level") == "Error" else
                       "note" if d.get("Level") == "Remark" else "warning")
         f["notes"] = [where(n) for n in d.get("Notes") or []]
+        fixes = [fix(d.get("DiagnosticMessage") or {}, "apply the fix-it")]
+        fixes += [fix(n, n.get("Message") or "apply the fix-it") for n in d.get("Notes") or []]
+        f["fixes"] = [x for x in fixes if x]
         key = (f["rule"], os.path.realpath(f["path"]) if f["path"] else "",
                f["line"], f["col"], f["message"])
+        unit = d.get("CarsUnit")
         if key in seen:
+            if unit:
+                seen[key]["units"].add(unit)
             continue
-        seen.add(key)
+        f["units"] = {unit} if unit else set()
+        seen[key] = f
         out.append(f)
     return out
+
+
+# The rule of a Python file that cannot be read or parsed
+# (cars_python.SYNTAX_RULE): an error of its unit, as clang's are.
+PYTHON_SYNTAX_RULE = "cuda-async-read-before-sync-python-syntax"
+
+
+def is_unit_error(rule):
+    """Does a finding of this rule say that its file could not be (fully)
+    analysed: a clang compile error (clang-diagnostic-*) or a Python file
+    that does not parse? Such findings are tool problems (SARIF
+    notifications), not code-scanning alerts."""
+    return rule.startswith("clang-diagnostic-") or rule == PYTHON_SYNTAX_RULE
 
 
 def python_findings(paths, root):
     """The Python front end's findings in paths, as diagnostics_to_findings
     gives them (a file that cannot be read or parsed is one
-    clang-diagnostic-error finding, as a translation unit that does not
-    compile is)."""
+    PYTHON_SYNTAX_RULE error finding, as a translation unit that does not
+    compile is a clang-diagnostic-error one)."""
     report = python_front_end()
     out = []
 
@@ -374,7 +558,7 @@ def python_findings(paths, root):
         if e is not None:
             f = (where(path, e.lineno or 1, e.offset or 1, None, e.msg, [])
                  if isinstance(e, SyntaxError) else where(path, 1, 1, None, report.read_error(e), []))
-            f.update(rule="clang-diagnostic-error", level="error", notes=[])
+            f.update(rule=PYTHON_SYNTAX_RULE, level="error", notes=[])
             out.append(f)
             continue
         lines = source.splitlines()
@@ -462,12 +646,33 @@ def _fingerprint(f, occurrence):
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
+def _sarif_fix(fix):
+    """A SARIF 2.1.0 fix object of one of diagnostics_to_findings' fixes:
+    per file, replacements whose deletedRegion gives both the lines and
+    columns (Unicode code points, as the run's columnKind says) and
+    charOffset/charLength; an insertion is an empty region."""
+    changes = []
+    for c in fix["changes"]:
+        loc = {"uri": c["uri"]}
+        if c["uri_base"]:
+            loc["uriBaseId"] = c["uri_base"]
+        changes.append({"artifactLocation": loc, "replacements": [
+            {"deletedRegion": {"startLine": r["start"][0], "startColumn": r["start"][1],
+                               "endLine": r["end"][0], "endColumn": r["end"][1],
+                               "charOffset": r["char_offset"],
+                               "charLength": r["char_length"]},
+             "insertedContent": {"text": r["text"]}}
+            for r in c["replacements"]]})
+    return {"description": {"text": fix["description"]}, "artifactChanges": changes}
+
+
 def findings_to_sarif(findings, root, version, llvm_major, help_uri=None,
                       failures=()):
     """A SARIF 2.1.0 log (a dict, built with the standard library alone).
     Check findings become results (level from the diagnostic, the notes as
-    relatedLocations the message links to, partialFingerprints); compile
-    errors (clang-diagnostic-*) and the gate's own failures (strings) become
+    relatedLocations the message links to, partialFingerprints, the
+    fix-its as fixes); compile
+    errors (is_unit_error) and the gate's own failures (strings) become
     tool execution notifications, and executionSuccessful is false."""
 
     def location(f, with_end=True):
@@ -485,7 +690,7 @@ def findings_to_sarif(findings, root, version, llvm_major, help_uri=None,
     for text in failures:
         notifications.append({"level": "error", "message": {"text": text}})
     for f in findings:
-        if f["rule"].startswith("clang-diagnostic-"):
+        if is_unit_error(f["rule"]):
             # The translation unit could not be (fully) analysed: a tool
             # problem, not a code-scanning alert.
             n = {"level": "error", "message": {"text": f["message"]},
@@ -518,6 +723,9 @@ def findings_to_sarif(findings, root, version, llvm_major, help_uri=None,
                  "cudaAsyncReadBeforeSync/v1": _fingerprint(f, occurrence)}}
         if related:
             r["relatedLocations"] = related
+        fixes = [_sarif_fix(x) for x in f.get("fixes") or []]
+        if fixes:
+            r["fixes"] = fixes
         results.append(r)
 
     rules = []

@@ -24,7 +24,7 @@ static void solve(Handle *hd, float *d, float *h, size_t n) {
   rt::delay_then_fill<<<264, 256, 0, hd->stream>>>(d, n, rt::kDelayNs, 0);
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost); // copy: read
   // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 'hd->stream' has finished
-  // CHECK: :[[@LINE-2]]:3: note: stream 'hd->stream' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // CHECK: :[[@LINE-2]]:3: note: stream 'hd->stream' is not created in this function: not a race if it is the legacy default stream or a blocking one
 }
 
 static void scenario() {

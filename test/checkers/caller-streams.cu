@@ -38,8 +38,8 @@ void parameterThenBlocking(float *h, float *d, cudaStream_t s) {
   cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
   // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished [cuda-async-read-before-sync]
   // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's' here
-  // CHECK: :[[@LINE-3]]:3: note: nothing makes the legacy default stream wait for stream 's'
-  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes the legacy default stream wait for the write
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: not a race if it is the legacy default stream or a blocking one
   consume(h[0]);
 }
 
@@ -83,7 +83,7 @@ void legacyThenParameter(float *h, float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's' may read it before the work that writes it on the legacy default stream has finished
   // CHECK: :[[@LINE-3]]:3: note: 'd' is written on the legacy default stream here
   // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's'
-  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: not a race if it is the legacy default stream or a blocking one
   cudaStreamSynchronize(s);
   consume(h[0]);
 }
@@ -213,7 +213,7 @@ public:
     // CHECK: :[[@LINE-1]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
     // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 's_' here
     // CHECK: :[[@LINE-3]]:5: note: nothing makes
-    // CHECK: :[[@LINE-4]]:5: note: stream 's_' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+    // CHECK: :[[@LINE-4]]:5: note: stream 's_' is not created in this function: not a race if it is the legacy default stream or a blocking one
   }
 
 private:
@@ -278,7 +278,7 @@ public:
     // CHECK: :[[@LINE-1]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's_' has finished
     // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 's_' here
     // CHECK: :[[@LINE-3]]:5: note: nothing makes
-    // CHECK: :[[@LINE-4]]:5: note: stream 's_' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+    // CHECK: :[[@LINE-4]]:5: note: stream 's_' is not created in this function: not a race if it is the legacy default stream or a blocking one
   }
 
 private:
@@ -386,7 +386,7 @@ void twoParameters(float *h, float *d, cudaStream_t s1, cudaStream_t s2) {
   // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
   // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
   // CHECK: :[[@LINE-3]]:3: note: nothing makes
-  // CHECK: :[[@LINE-4]]:3: note: neither stream 's1' nor stream 's2' is created in this function: the copy is ordered after the write if they are the same stream, or one is the legacy default stream and the other a blocking stream
+  // CHECK: :[[@LINE-4]]:3: note: stream 's1' and stream 's2' are not created in this function: not a race if they are equal, or legacy default + blocking
   cudaStreamSynchronize(s2);
 }
 
@@ -400,7 +400,7 @@ void createdAndParameter(float *h, float *d, cudaStream_t s2) {
   // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
   // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
   // CHECK: :[[@LINE-3]]:3: note: nothing makes
-  // CHECK: :[[@LINE-4]]:3: note: stream 's2' is not created in this function: the copy is ordered after the write if it is stream 's1' or the legacy default stream
+  // CHECK: :[[@LINE-4]]:3: note: stream 's2' is not created in this function: not a race if it is stream 's1' or the legacy default stream
   cudaStreamSynchronize(s2);
 }
 
@@ -508,7 +508,7 @@ void legacyWorkBetween(float *h, float *d, float *other, const float *src,
   // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
   // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's' here
   // CHECK: :[[@LINE-3]]:3: note: nothing makes
-  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: not a race if it is the legacy default stream or a blocking one
 }
 
 // Between a handed stream and a blocking created one, the join would order
@@ -533,5 +533,5 @@ void legacySyncBetween(float *h, float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
   // CHECK: :[[@LINE-4]]:3: note: 'd' is written on stream 's' here
   // CHECK: :[[@LINE-3]]:3: note: nothing makes
-  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // CHECK: :[[@LINE-4]]:3: note: stream 's' is not created in this function: not a race if it is the legacy default stream or a blocking one
 }

@@ -208,3 +208,21 @@ void unifiedCopyBetweenDeviceAddresses(CUdeviceptr dst, CUdeviceptr src,
   cuMemcpyAsync(dst, src, 64, s);
   logAddress(dst);
 }
+
+//===--- The producer diagnostic: its note in the driver API ---------------===//
+
+__global__ void fillKernel(float *d, int n);
+
+void driverCopyNotOrderedAfterKernel(float *h, float *d) {
+  CUstream s1, s2;
+  cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING);
+  cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING);
+  cuMemAllocHost((void **)&h, 64);
+  fillKernel<<<1, 64, 0, s1>>>(d, 16);
+  cuMemcpyDtoHAsync(h, (CUdeviceptr)d, 64, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's1' here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 's2' wait for the write: use cuEventRecord + cuStreamWaitEvent{{$}}
+  cuStreamSynchronize(s2);
+  consume(h[0]);
+}

@@ -146,8 +146,8 @@ void handleStreamThenBlockingHipMemcpy(rocHandle *handle, float *h, float *d) {
   (void)hipMemcpy(h, d, 64, hipMemcpyDeviceToHost);
   // CHECK: :[[@LINE-1]]:9: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream '(stream)' has finished
   // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream '(stream)' here
-  // CHECK: :[[@LINE-3]]:9: note: nothing makes
-  // CHECK: :[[@LINE-4]]:9: note: stream '(stream)' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // CHECK: :[[@LINE-3]]:9: note: nothing makes the legacy default stream wait for the write: use hipEventRecord + hipStreamWaitEvent{{$}}
+  // CHECK: :[[@LINE-4]]:9: note: stream '(stream)' is not created in this function: not a race if it is the legacy default stream or a blocking one
 }
 
 // The fix: the copy on the handle's stream, then its sync.
@@ -157,4 +157,31 @@ void handleStreamCopyOnIt(rocHandle *handle, float *h, float *d) {
   hipLaunchKernelGGL(hipFill, dim3(1), dim3(64), 0, stream, d);
   (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, stream);
   (void)hipStreamSynchronize(stream);
+}
+
+//===--- Graphs: a captured copy runs at each launch (graphs.cu) ----------===//
+
+typedef struct ihipGraph *hipGraph_t;
+typedef struct hipGraphExec *hipGraphExec_t;
+extern "C" hipError_t hipStreamBeginCapture(hipStream_t, int);
+extern "C" hipError_t hipStreamEndCapture(hipStream_t, hipGraph_t *);
+extern "C" hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *, hipGraph_t,
+                                                   unsigned long long);
+extern "C" hipError_t hipGraphLaunch(hipGraphExec_t, hipStream_t);
+
+void hipGraphReadAfterLaunch(const float *d, hipStream_t s) {
+  float *h;
+  hipHostMalloc((void **)&h, 64, 0);
+  hipGraph_t graph;
+  hipGraphExec_t exec;
+  (void)hipStreamBeginCapture(s, 0);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, s);
+  (void)hipStreamEndCapture(s, &graph);
+  consume(h[0]); // captured, not launched yet
+  (void)hipGraphInstantiateWithFlags(&exec, graph, 0);
+  (void)hipGraphLaunch(exec, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+  (void)hipStreamSynchronize(s);
+  consume(h[0]);
 }

@@ -32,7 +32,7 @@ void cubWithoutAStream(void *temp, size_t bytes, const float *in, float *out,
   // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'count' on stream 'stream' may read it before the work that writes it on the legacy default stream has finished
   // CHECK: :[[@LINE-3]]:3: note: 'count' is written on the legacy default stream here
   // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 'stream'
-  // CHECK: :[[@LINE-4]]:3: note: stream 'stream' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // CHECK: :[[@LINE-4]]:3: note: stream 'stream' is not created in this function: not a race if it is the legacy default stream or a blocking one
   cudaStreamSynchronize(stream);
   consume(hcount[0]);
 }

@@ -16,7 +16,7 @@
 void seed(torch::Tensor a, const torch::Tensor &b) {
   for (int i = 0; i < 3; ++i) {
     a.copy_(b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true));
-    // CHECK: :[[@LINE-1]]:13: warning: 'b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true)' is passed to 'copy_' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+    // CHECK: :[[@LINE-1]]:13: warning: 'b.to(...)' is passed to 'copy_' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
     torch::cuda::synchronize();
   }
 }

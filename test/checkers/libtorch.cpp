@@ -19,8 +19,8 @@
 void seedLoop(torch::Tensor a, const torch::Tensor &b) {
   for (int i = 0; i < 3; ++i) {
     a.copy_(b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true));
-    // CHECK: :[[@LINE-1]]:13: warning: 'b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true)' is passed to 'copy_' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
-    // CHECK: :[[@LINE-2]]:13: note: asynchronous device-to-host copy into 'b.to(torch::kCPU, torch::kBFloat16, /*non_blocking=*/true)' on the legacy default stream is issued here
+    // CHECK: :[[@LINE-1]]:13: warning: 'b.to(...)' is passed to 'copy_' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+    // CHECK: :[[@LINE-2]]:13: note: asynchronous device-to-host copy into 'b.to(...)' on the legacy default stream is issued here
     torch::cuda::synchronize();
   }
 }

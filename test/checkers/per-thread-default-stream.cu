@@ -72,11 +72,11 @@ void handedStreamThenBlockingCopy(float *h, float *d, cudaStream_t s) {
   // PTDS: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the per-thread default stream may read it before the work that writes it on stream 's' has finished
   // PTDS: :[[@LINE-3]]:3: note: 'd' is written on stream 's' here
   // PTDS: :[[@LINE-3]]:3: note: nothing makes
-  // PTDS: :[[@LINE-4]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy or the per-thread default stream
+  // PTDS: :[[@LINE-4]]:3: note: stream 's' is not created in this function: not a race if it is the legacy or the per-thread default stream
   // LEGACY: :[[@LINE-5]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
   // LEGACY: :[[@LINE-7]]:3: note: 'd' is written on stream 's' here
   // LEGACY: :[[@LINE-7]]:3: note: nothing makes
-  // LEGACY: :[[@LINE-8]]:3: note: stream 's' is not created in this function: the copy is ordered after the write if it is the legacy default stream or a blocking stream
+  // LEGACY: :[[@LINE-8]]:3: note: stream 's' is not created in this function: not a race if it is the legacy default stream or a blocking one
 }
 
 // rmm's stream pool creates blocking streams (cuda_stream_pool's flags

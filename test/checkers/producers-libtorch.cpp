@@ -33,7 +33,7 @@ float sideStreamCopy() {
   auto t = b.to(torch::kCPU, /*non_blocking=*/true);
   // CHECK: :[[@LINE-1]]:12: warning: the asynchronous device-to-host copy of 'b' on stream 'side' may read it before the work that writes it on the legacy default stream has finished
   // CHECK: :[[@LINE-4]]:3: note: 'b' is written on the legacy default stream here
-  // CHECK: :[[@LINE-3]]:12: note: nothing makes stream 'side' wait for the legacy default stream
+  // CHECK: :[[@LINE-3]]:12: note: nothing makes stream 'side' wait for the write: use CUDAEvent::record + CUDAEvent::block{{$}}
   side.synchronize();
   return t[0].item<float>();
 }

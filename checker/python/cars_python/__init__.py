@@ -15,6 +15,69 @@ library only; Python 3.8 or newer.
 CHECK = "cuda-async-read-before-sync"
 VERSION = "0.1.0"  # the project's version (CMakeLists.txt, tools/cars_tooling.py)
 FLAKE8_CODE = "CAR001"
+# The label of a file that is not valid Python (an error, as clang's
+# clang-diagnostic-error is for C++; not clang's, so not its name).
+SYNTAX_RULE = CHECK + "-python-syntax"
+
+# A destination without a name (`b.to("cpu", non_blocking=True)[0]` read at
+# once) is named by its expression, at most NAME_MAX characters: longer,
+# its calls' arguments are elided (`x.float().to(...)`), then it is cut
+# (at a `.` where one is near) and ends in "...". The C++ check's
+# shortName (checker/ExprUtils.cpp) does the same.
+NAME_MAX = 40
+
+
+def short_name(text):
+    """How a message names a buffer spelled `text`: itself, or a short form
+    (NAME_MAX)."""
+    import re
+    text = re.sub(r"\s*\n\s*", "", text.strip())  # one line: `(b\n .to(...))` -> `(b.to(...))`
+    if len(text) <= NAME_MAX:
+        return text
+    text = _elide_arguments(text)
+    if len(text) <= NAME_MAX:
+        return text
+    cut = text[:NAME_MAX - 3]
+    dot = cut.rfind(".")
+    if dot >= NAME_MAX // 2:
+        cut = cut[:dot]
+    return cut + "..."
+
+
+def _elide_arguments(text):
+    """`f(a, b).g()[i]` -> `f(...).g()[i]`: the non-empty argument lists of
+    calls (a parenthesis after a name, `)` or `]`), strings skipped."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "'\"":
+            j = _string_end(text, i)
+            out.append(text[i:j])
+            i = j
+            continue
+        if ch == "(" and out and (out[-1][-1:].isalnum() or out[-1][-1:] in "_)]>"):
+            j, depth = i + 1, 1
+            while j < n and depth:
+                if text[j] in "'\"":
+                    j = _string_end(text, j)
+                    continue
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
+                j += 1
+            inner = text[i + 1:j - 1] if depth == 0 else text[i + 1:]
+            out.append("(...)" if inner.strip() else "()")
+            i = j
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _string_end(text, i):
+    """The index past the string literal that starts at text[i]."""
+    quote, j = text[i], i + 1
+    while j < len(text) and text[j] != quote:
+        j += 2 if text[j] == "\\" else 1
+    return min(j + 1, len(text))
 
 
 _DEEP_THREAD = "cars-python-analysis"

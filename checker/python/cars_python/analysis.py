@@ -26,7 +26,7 @@ May call: model, state, module, helpers, producers, containers, opaque, project.
 import ast
 import heapq
 
-from . import model
+from . import model, short_name
 from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
 from .module import MAX_COST, Index, Module  # noqa: F401 (MAX_COST: the docs' name)
@@ -294,6 +294,10 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
             self.access(base, target, st, "written")
             if not slice_copy and v:
                 self.store_element(target, v, st)  # d[k] = t
+                for cid in v:  # the copy is named as the element that holds it
+                    c = self.m.copies.get(cid)
+                    if c is not None and c.name is None:
+                        c.name = self.m.text(target)
             if not base:
                 self.note_write(target, target, st)  # b[:] = v on the device
             if v and slice_copy:
@@ -749,9 +753,9 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
             shown = self.m.text(node)
         into = c.name or self.m.text(c.node)
         msg = ("'%s' is %s before the asynchronous device-to-host copy into it is known to be complete"
-               % (shown, how))
+               % (short_name(shown), how))
         notes = [(c.line, c.col, "asynchronous device-to-host copy into '%s' on %s is issued here"
-                  % (into, c.stream.describe()), self.elsewhere(c.file))]
+                  % (short_name(into), c.stream.describe()), self.elsewhere(c.file))]
         if extra_note:
             notes.append(extra_note)
         miss = st.misses.get(cid)

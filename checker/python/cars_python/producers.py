@@ -37,7 +37,7 @@ May call: model, state.
 import ast
 import re
 
-from . import model
+from . import model, short_name
 from .state import EMPTY, Finding, Info
 
 # In-place methods that change metadata or host-side state, not the data on
@@ -164,19 +164,19 @@ class Producers:
         if not self.report:
             return
         msg = ("the asynchronous device-to-host copy of '%s' on %s may read it before the work "
-               "that writes it on %s has finished" % (src, stream.describe(), w.stream.describe()))
+               "that writes it on %s has finished"
+               % (short_name(src), stream.describe(), w.stream.describe()))
         at = at or node
-        notes = [(w.line, w.col, "'%s' is written on %s here" % (w.path, w.stream.describe()),
+        notes = [(w.line, w.col, "'%s' is written on %s here" % (short_name(w.path), w.stream.describe()),
                   self.elsewhere(w.file))]
         if extra_note:
             notes.append(extra_note)
-        where = ("after the write, outside the copy's `with` block" if w.stream.kind == "current"
-                 and len(st.cur) > 1 else "after the write and before the copy")
+        # Inside the copy's `with torch.cuda.stream(...)` block the current
+        # stream is the copy's, so the wait goes before the block.
+        where = " before the `with`" if w.stream.kind == "current" and len(st.cur) > 1 else ""
         notes.append((node.lineno, node.col_offset + 1,
-                      "nothing makes %s wait for %s: insert '%s.wait_stream(%s)' %s (or record an "
-                      "event after the write and wait_event it), or synchronize %s before the copy"
-                      % (stream.describe(), w.stream.describe(), stream_text(stream),
-                         stream_text(w.stream), where, w.stream.describe()),
+                      "nothing makes %s wait for the write: use '%s.wait_stream(%s)'%s"
+                      % (stream.describe(), stream_text(stream), stream_text(w.stream), where),
                       self.elsewhere(copy_file) if at is not node else None))
         f = Finding(at, msg, notes)
         f.write_id, f.copy_id, f.path, f.how = w.id, None, None, "copied"

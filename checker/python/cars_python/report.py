@@ -5,14 +5,21 @@ of the Python front end:
 
 Output: `file:line:col: warning: <message> [cuda-async-read-before-sync]`,
 the source line and a caret, then the notes (`file:line:col: note: ...`),
-as clang-tidy does for the C++ check; a function the analysis budget
-stopped is a `remark:` line, so that silence never means "not analysed".
+as clang-tidy does for the C++ check, with the file's absolute path, as
+clang-tidy prints a source file given on its command line (relative or
+absolute; with `--` or a CMake compile database); under
+--warnings-as-errors, `error: <message> [cuda-async-read-before-sync,
+-warnings-as-errors]` and "N warnings treated as errors", as clang-tidy's
+--warnings-as-errors prints them. A function the analysis budget stopped
+is a `remark:` line (the C++ check's text), so that silence never means
+"not analysed".
 Suppressions: `# NOLINT`,
 `# NOLINT(cuda-async-read-before-sync)`, `# NOLINTNEXTLINE(...)` (the
 next line), and flake8's `# noqa` / `# noqa: CAR001` on the finding's line.
 Exit status: 0 (findings are warnings, as clang-tidy's), 1 with findings
 under --warnings-as-errors, 2 when a file could not be read or parsed
-(one `error:` line each; the other files are still checked).
+(one `error:` line each, `[cuda-async-read-before-sync-python-syntax]` for
+a syntax error; the other files are still checked).
 """
 
 import argparse
@@ -23,7 +30,7 @@ import re
 import sys
 import tokenize
 
-from . import CHECK, FLAKE8_CODE, analysis
+from . import CHECK, FLAKE8_CODE, SYNTAX_RULE, analysis
 from .project import Project, read_source
 
 NOLINT_RE = re.compile(r"#.*\bNOLINT(NEXTLINE)?\b(\(([^)]*)\))?")
@@ -63,8 +70,24 @@ def unsuppressed(findings, source):
     return [f for f in findings if f.line not in lines]
 
 
-def format_finding(f, filename, source_lines):
-    out = ["%s:%d:%d: warning: %s [%s]" % (filename, f.line, f.col, f.message, CHECK)]
+def shown_path(path):
+    """A file as a finding's line names it: absolute, as clang-tidy prints a
+    source file named on its command line (the working directory joined to
+    a relative one; normalized, as a CMake compile database spells it)."""
+    return os.path.abspath(path)
+
+
+# --warnings-as-errors: clang-tidy's severity word and label for a finding
+# of a check it names.
+AS_WARNING = ("warning", CHECK)
+AS_ERROR = ("error", CHECK + ",-warnings-as-errors")
+
+
+def format_finding(f, filename, source_lines, severity=AS_WARNING):
+    """The finding's lines; filename (and the other files notes point
+    into) as shown_path gives them."""
+    out = ["%s:%d:%d: %s: %s [%s]" % (shown_path(filename), f.line, f.col, severity[0], f.message,
+                                       severity[1])]
     if 0 < f.line <= len(source_lines):
         text = source_lines[f.line - 1].rstrip("\n")
         out.append("%5d | %s" % (f.line, text))
@@ -73,7 +96,7 @@ def format_finding(f, filename, source_lines):
     files = getattr(f, "note_files", None) or [None] * len(f.notes)
     for (line, col, text), other in zip(f.notes, files):
         lines = source_lines if other is None else other_lines(other)
-        out.append("%s:%d:%d: note: %s" % (other or filename, line, col, text))
+        out.append("%s:%d:%d: note: %s" % (shown_path(other or filename), line, col, text))
         if 0 < line <= len(lines):
             out.append("%5d | %s" % (line, lines[line - 1].rstrip("\n")))
             out.append("      | %s^" % (" " * (col - 1)))
@@ -106,8 +129,10 @@ def read_error(e):
 
 
 def remark(name):
-    """The text for a function the analysis budget stopped."""
-    return "'%s' was not analysed: it exceeds the analysis budget" % name
+    """The text for a function the analysis budget stopped (the C++
+    check's)."""
+    return ("'%s' is not analysed: its analysis needs more work than the check's budget "
+            "allows, so its accesses are not checked" % name)
 
 
 def check_file(path, project=None):
@@ -155,25 +180,26 @@ def check_files(paths):
         gc.unfreeze()
 
 
-def run_files(paths):
+def run_files(paths, severity=AS_WARNING):
     """Check the files as one project, printing findings and errors as they
     come: (exit status so far, number of findings)."""
     status, total = 0, 0
     for path, findings, source, error in check_files(paths):
         if isinstance(error, SyntaxError):
-            print("%s:%s:%s: error: %s [clang-diagnostic-error]"
-                  % (path, error.lineno or 1, error.offset or 1, error.msg), flush=True)
+            print("%s:%s:%s: error: %s [%s]" % (shown_path(path), error.lineno or 1, error.offset or 1,
+                                                 error.msg, SYNTAX_RULE), flush=True)
             status = 2
             continue
         if error is not None:
-            print("%s: error: %s" % (path, read_error(error)), flush=True)
+            print("%s: error: %s" % (shown_path(path), read_error(error)), flush=True)
             status = 2
             continue
         lines = source.splitlines()
         for f in findings:
-            print(format_finding(f, path, lines), flush=True)
+            print(format_finding(f, path, lines, severity), flush=True)
         for line, name in findings.not_analysed:
-            print("%s:%d:1: remark: %s [%s]" % (path, line, remark(name), CHECK), flush=True)
+            print("%s:%d:1: remark: %s [%s]" % (shown_path(path), line, remark(name), CHECK),
+                  flush=True)
         total += len(findings)
     return status, total
 
@@ -213,9 +239,13 @@ def main(argv=None):
             ap.error("--max-block-visits must be at least 1")
         analysis.MAX_VISITS = ns.max_block_visits
     from . import _deep
-    status, total = _deep(run_files, list(expand(ns.files)))  # one large stack for the run
+    severity = AS_ERROR if ns.warnings_as_errors else AS_WARNING
+    status, total = _deep(run_files, list(expand(ns.files)), severity)  # one large stack for the run
+    plural = "" if total == 1 else "s"
     if not ns.quiet and total:
-        print("%d warning%s generated." % (total, "" if total == 1 else "s"), file=sys.stderr)
+        print("%d warning%s generated." % (total, plural), file=sys.stderr)
+        if ns.warnings_as_errors:
+            print("%d warning%s treated as error%s" % (total, plural, plural), file=sys.stderr)
     if status == 0 and total and ns.warnings_as_errors:
         status = 1
     return status

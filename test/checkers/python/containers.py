@@ -46,7 +46,7 @@ def dict_element(x, y):
     d["a"] = x.to("cpu", non_blocking=True)
     d["b"] = y.to("cpu", non_blocking=True)
     return d["a"].numpy().sum()
-    # CHECK: containers.py:[[@LINE-1]]:12: warning: 'd["a"].numpy()' is read before
+    # CHECK: containers.py:[[@LINE-1]]:12: warning: 'd["a"]' is read before
 
 
 def tuple_then_stack(x, y):

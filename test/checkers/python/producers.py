@@ -18,7 +18,7 @@ def seed_fix_2(b, a):
         temp = b.to("cpu", non_blocking=True)
     # CHECK: producers.py:[[@LINE-1]]:16: warning: the asynchronous device-to-host copy of 'b' on stream 'side' may read it before the work that writes it on the current stream has finished
     # CHECK: producers.py:[[@LINE-4]]:5: note: 'b' is written on the current stream here
-    # CHECK: producers.py:[[@LINE-3]]:16: note: nothing makes stream 'side' wait for the current stream: insert 'side.wait_stream(torch.cuda.current_stream())' after the write, outside the copy's `with` block
+    # CHECK: producers.py:[[@LINE-3]]:16: note: nothing makes stream 'side' wait for the write: use 'side.wait_stream(torch.cuda.current_stream())' before the `with`{{$}}
     side.synchronize()
     a[:] = temp
 
@@ -40,7 +40,7 @@ def written_on_side_copied_on_current(b):
     temp = b.to("cpu", non_blocking=True)
     # CHECK: producers.py:[[@LINE-1]]:12: warning: the asynchronous device-to-host copy of 'b' on the current stream may read it before the work that writes it on stream 'side' has finished
     # CHECK: producers.py:[[@LINE-3]]:9: note: 'b' is written on stream 'side' here
-    # CHECK: producers.py:[[@LINE-3]]:12: note: nothing makes the current stream wait for stream 'side': insert 'torch.cuda.current_stream().wait_stream(side)' after the write and before the copy
+    # CHECK: producers.py:[[@LINE-3]]:12: note: nothing makes the current stream wait for the write: use 'torch.cuda.current_stream().wait_stream(side)'{{$}}
     torch.cuda.synchronize()
     return temp.sum()
 

@@ -1,0 +1,3 @@
+// Input of gate-summary.test: includes bad.cuh, which does not compile.
+#include "bad.cuh"
+void two() {}
