@@ -190,7 +190,8 @@ struct ApiEntry {
   int KindArg = NoArg;   ///< AsyncCopy: cudaMemcpyKind
   int StreamArg = NoArg; ///< stream the call is ordered on (0 if omitted)
   int EventArg = NoArg;  ///< EventRecord / EventSync / EventQuery
-  int PtrArg = NoArg;    ///< PinnedAlloc / DeviceAlloc / StreamCreate
+  int PtrArg = NoArg;    ///< PinnedAlloc / DeviceAlloc / StreamCreate /
+                         ///< GraphInstantiate
   PtrArgForm PtrForm = PtrArgForm::AddressOfPointer;
   int FlagsArg = NoArg;  ///< StreamCreate: flags (cudaStreamNonBlocking)
   int GraphArg = NoArg;  ///< CaptureEnd / GraphInstantiate / GraphLaunch

@@ -374,10 +374,10 @@ bool FunctionFacts::capturing(const Expr *At, const StreamRef &S) const {
 /// The variable or member whose address is E (`&g`, `&this->exec_`);
 /// empty for anything else.
 static AccessPath addressed(const Expr *E) {
-  const auto *U = dyn_cast_or_null<UnaryOperator>(strip(E));
-  if (!U || U->getOpcode() != UO_AddrOf)
+  const Expr *Object = addressedObject(E);
+  if (!Object)
     return AccessPath();
-  AccessPath P = AccessPath::of(U->getSubExpr());
+  AccessPath P = AccessPath::of(Object);
   return P.rootKind() == AccessPath::RootKind::Decl ||
                  P.rootKind() == AccessPath::RootKind::This
              ? P

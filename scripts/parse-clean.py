@@ -40,7 +40,6 @@ import io
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import tarfile
@@ -60,19 +59,8 @@ def _load_real_code():
 
 
 rc = _load_real_code()
-
-
-def _arguments(entry):
-    if "arguments" in entry:
-        return list(entry["arguments"])
-    return shlex.split(entry.get("command", ""))
-
-
-def _compiler(entry):
-    args = _arguments(entry)
-    while len(args) > 1 and os.path.basename(args[0]) in ("ccache", "sccache"):
-        args = args[1:]
-    return os.path.basename(args[0]) if args else ""
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import cars_compdb as cdb  # noqa: E402  (how the tools read an entry)
 
 
 def _abs_file(entry):
@@ -136,7 +124,7 @@ class DatabaseRecipe(rc.Recipe):
 
     def entry_flags(self, rel):
         e = self.entries[rel]
-        args, out, i = _arguments(e)[1:], [], 0
+        args, out, i = cdb.entry_arguments(e)[1:], [], 0
         target = _abs_file(e)
         while i < len(args):
             a = args[i]
@@ -245,7 +233,7 @@ def main(argv=None):
     args.extra_arg, args.shims, args.jobs = [], {}, max(1, args.jobs)
     with open(db) as f:
         original = json.load(f)
-    nvcc = {_abs_file(e) for e in original if _compiler(e) in ("nvcc", "nvcc.exe")}
+    nvcc = {_abs_file(e) for e in original if cdb.is_nvcc(cdb.entry_arguments(e))}
 
     namer = rc.PathNamer(src)
     runs, files, total = {}, None, 0

@@ -327,14 +327,21 @@ def translate_nvcc(args, directory, file):
     return out
 
 
-def translate_entry(entry):
+def entry_arguments(entry):
+    """A compile database entry's command as a list (its "arguments", or
+    its "command" split as a shell would), compiler launchers (ccache nvcc
+    ...) left out."""
     if "arguments" in entry:
         args = list(entry["arguments"])
     else:
         args = shlex.split(entry.get("command", ""))
-    # Compiler launchers (ccache nvcc ...).
     while args and os.path.basename(args[0]) in ("ccache", "sccache") and len(args) > 1:
         args = args[1:]
+    return args
+
+
+def translate_entry(entry):
+    args = entry_arguments(entry)
     if not is_nvcc(args):
         return entry, False
     new = {"directory": entry["directory"], "file": entry["file"],

@@ -400,14 +400,19 @@ def load_yaml_module():
                     % sys.executable)
 
 
-def _load_fixes(path):
+def load_fixes_file(path):
+    """A clang-tidy --export-fixes file as a mapping (MainSourceFile,
+    Diagnostics); empty where clang-tidy wrote none (no diagnostics)."""
     yaml = load_yaml_module()
     try:
         with open(path) as f:
-            data = yaml.safe_load(f) or {}
+            return yaml.safe_load(f) or {}
     except FileNotFoundError:
-        return []
-    return data.get("Diagnostics") or []
+        return {}
+
+
+def _load_fixes(path):
+    return load_fixes_file(path).get("Diagnostics") or []
 
 
 def _line_col(path, offset, cache):
