@@ -12,8 +12,8 @@ std::string ptrKey(const void *P) {
   return std::to_string(reinterpret_cast<uintptr_t>(P));
 }
 
-/// A member function without parameters whose visible body is `return m;`
-/// (or `return this->m.n;`): the member expression it returns.
+} // namespace
+
 const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC) {
   const CXXMethodDecl *M = MC->getMethodDecl();
   const FunctionDecl *Def = nullptr;
@@ -31,10 +31,8 @@ const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC) {
       return nullptr;
     Base = strip(ME->getBase());
   }
-  return Value != Base && isa_and_nonnull<CXXThisExpr>(Base) ? Value : nullptr;
+  return Value != Base && isThis(Base) ? Value : nullptr;
 }
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Building paths
@@ -58,7 +56,7 @@ const Expr *referentOf(const VarDecl *V) {
     if (M->isArrow() && !isa_and_nonnull<CXXThisExpr>(Root))
       return nullptr;
   }
-  if (isa_and_nonnull<CXXThisExpr>(Root))
+  if (isThis(Root)) // `D &d = static_cast<D &>(*this);`
     return Init;
   const auto *D = dyn_cast_or_null<DeclRefExpr>(Root);
   return D && isa<VarDecl>(D->getDecl()) && D->getDecl() != V ? Init
@@ -91,8 +89,22 @@ AccessPath AccessPath::of(const Expr *E) {
     return ofDecl(D->getDecl());
   }
   if (const auto *M = dyn_cast<MemberExpr>(E)) {
-    AccessPath P = of(M->getBase());
-    P.append({M->isArrow() ? PathStep::Arrow : PathStep::Dot,
+    // `(*p).m` is `p->m`, also through a reference bound to `*p`.
+    const Expr *Base = strip(M->getBase());
+    if (const auto *D = dyn_cast_or_null<DeclRefExpr>(Base))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        if (const Expr *Object = referentOf(V))
+          Base = strip(Object);
+    const auto *Deref = dyn_cast_or_null<UnaryOperator>(Base);
+    bool Arrow = M->isArrow();
+    if (!Arrow && Deref && Deref->getOpcode() == UO_Deref) {
+      Base = Deref->getSubExpr();
+      Arrow = true;
+    } else {
+      Base = M->getBase();
+    }
+    AccessPath P = of(Base);
+    P.append({Arrow ? PathStep::Arrow : PathStep::Dot,
               cast<ValueDecl>(M->getMemberDecl()->getCanonicalDecl()),
               nullptr});
     return P;

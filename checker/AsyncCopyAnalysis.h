@@ -140,9 +140,11 @@ struct Finding {
 
 /// What a helper's parameters are bound to at the call being summarized
 /// (a summary per binding):
-///  - function-pointer parameters whose argument is a function the model
-///    knows: `synchronize_impl(cudaStreamQuery, s)` runs `query(object)`
-///    as cudaStreamQuery(s);
+///  - function-pointer parameters whose argument names a function:
+///    `synchronize_impl(cudaStreamQuery, s)` runs `query(object)` as
+///    cudaStreamQuery(s), `apply(myHelper, s)` runs myHelper (a call
+///    through a parameter bound to nothing has an unknown target:
+///    callsUnknownTarget);
 ///  - cudaMemcpyKind / hipMemcpyKind parameters whose argument is a
 ///    constant: `copy(dst, src, n, cudaMemcpyDeviceToHost, s)` of a wrapper
 ///    whose direction is a parameter (Paddle's GpuMemcpyAsync, TensorRT's
@@ -313,6 +315,10 @@ public:
   /// definition, across the translation unit.
   llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts> &
   orderingCache();
+  /// Whether helpers visibly throw (Exceptions.h), per definition.
+  llvm::DenseMap<const FunctionDecl *, bool> &throwCache() {
+    return ThrowCache;
+  }
 
 private:
   ASTContext &Ctx;
@@ -364,6 +370,7 @@ private:
   bool VisitCapped = false;
   std::unique_ptr<llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts>>
       OrderingCache;
+  llvm::DenseMap<const FunctionDecl *, bool> ThrowCache;
 };
 
 } // namespace clang::tidy::cuda

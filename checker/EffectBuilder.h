@@ -69,6 +69,15 @@ private:
   void collectCallEffects();
   void addDestructorCall(const VarDecl *V, SourceLocation ScopeEnd);
   void addConstructorCall(const CXXConstructExpr *K);
+  /// `p.reset(...)` of a std::unique_ptr whose deleter the check can read:
+  /// the deleter runs on the old pointer there. False for any other call.
+  bool addUniquePtrReset(const CallExpr *C, const FunctionDecl *Callee);
+  /// A synthetic call C of Callee (a destructor, a deleter) as a helper
+  /// call: its summary applies at Anchor; Var: a local destroyed there
+  /// (Effect::Var), Loc where its effects are noted.
+  void addSyntheticCall(const Stmt *Anchor, const CallExpr *C,
+                        const FunctionDecl *Callee, const VarDecl *Var,
+                        const Expr *Loc);
   // Host-side ordering (HostOrdering.cpp).
   void collectHostOrdering();
   void addThreadStart(const Expr *Start, const Expr *Fn,

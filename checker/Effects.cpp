@@ -229,7 +229,7 @@ CallBindings EffectBuilder::bindings(const CallExpr *C,
     for (const auto &[Outer, OuterFn] : F.Bound.Functions)
       if (D && D->getDecl() == Outer)
         Target = OuterFn;
-    if (Target && F.Model.lookup(Target))
+    if (Target)
       Bound.Functions.push_back({Param, Target});
   }
   return Bound;
@@ -334,10 +334,21 @@ void EffectBuilder::collectCallEffects() {
         Callee ? summarizable(Callee, Ctx.getSourceManager()) : nullptr;
     // Defined in another translation unit: its imported summary, if any
     // (SummaryFiles.h); the call may still order device work (MayOrder).
+    // A call through a pointer, a std::function or a virtual function:
+    // any target, so it may synchronize anything (even where another
+    // unit's summary of one target exists).
+    if (!Def && callsUnknownTarget(C, Callee)) {
+      Effect Ev(Effect::UnknownCall);
+      Ev.Anchor = C;
+      Out.List.push_back(std::move(Ev));
+      continue;
+    }
     auto Bound = [&] { return bindings(C, Callee); };
     const HelperSummary *Imported =
         Def || !Callee ? nullptr : R.Owner.importedSummary(Callee, Bound);
     if (!Def && !Imported) {
+      if (addUniquePtrReset(C, Callee))
+        continue;
       OpaqueCalls.push_back({C, Callee}); // barriers, if there are producers
       addLibraryProducers(C, Callee);
       continue; // opaque: HostAccess reports buffers passed to it
@@ -468,28 +479,95 @@ void EffectBuilder::addConstructorCall(const CXXConstructExpr *K) {
   addHelperProducers(C, *S);
 }
 
+/// `o.get_deleter()(o.get())`: what a std::unique_ptr's destructor and
+/// reset() run on the pointer it owns (C++ [unique.ptr.single.dtor],
+/// [unique.ptr.single.modifiers]), for a deleter class whose call operator
+/// has a visible body (`struct SyncAndDestroy { void operator()(
+/// cudaStream_t s) const { cudaStreamSynchronize(s); ... } };`); else null.
+static const CallExpr *uniquePtrDeleterCall(ASTContext &Ctx,
+                                            const Expr *Object,
+                                            SourceLocation At) {
+  const auto *RD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Object->getType()->getAsCXXRecordDecl());
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
+      RD->getName() != "unique_ptr" || RD->getTemplateArgs().size() < 2 ||
+      RD->getTemplateArgs()[1].getKind() != TemplateArgument::Type)
+    return nullptr;
+  const CXXRecordDecl *Deleter =
+      RD->getTemplateArgs()[1].getAsType()->getAsCXXRecordDecl();
+  if (!Deleter || !Deleter->hasDefinition() || Deleter->isInStdNamespace())
+    return nullptr;
+  auto Method = [](const CXXRecordDecl *In, DeclarationName Name,
+                   unsigned Params) -> const CXXMethodDecl * {
+    for (const NamedDecl *D : In->lookup(Name))
+      if (const auto *M = dyn_cast<CXXMethodDecl>(D);
+          M && M->getNumParams() == Params)
+        return M;
+    return nullptr;
+  };
+  const CXXMethodDecl *Op = Method(
+      Deleter, Ctx.DeclarationNames.getCXXOperatorName(OO_Call), 1);
+  const CXXMethodDecl *Get = Method(RD, &Ctx.Idents.get("get"), 0);
+  const CXXMethodDecl *GetDeleter =
+      Method(RD, &Ctx.Idents.get("get_deleter"), 0);
+  if (!Op || !Get || !GetDeleter ||
+      !summarizable(Op, Ctx.getSourceManager()))
+    return nullptr;
+  const CallExpr *Owned = syntheticMemberCall(Ctx, Object, Get, {}, At);
+  return syntheticMemberCall(
+      Ctx, syntheticMemberCall(Ctx, Object, GetDeleter, {}, At), Op, {Owned},
+      At);
+}
+
+void EffectBuilder::addSyntheticCall(const Stmt *Anchor, const CallExpr *C,
+                                     const FunctionDecl *Callee,
+                                     const VarDecl *Var, const Expr *Loc) {
+  const HelperSummary *S = R.summaryOf(Callee, bindings(C, Callee));
+  if (!S)
+    return;
+  Effect Ev(Effect::Call);
+  Ev.Anchor = Anchor;
+  Ev.CE = C;
+  Ev.Summary = S;
+  Ev.Var = Var;
+  Ev.Loc = Loc;
+  Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
+  Ev.MayOrder =
+      helperMayOrder(C, summarizable(Callee, Ctx.getSourceManager()));
+  Out.List.push_back(std::move(Ev));
+}
+
 /// A local object's destructor with a visible body (`~Guard() {
 /// cudaStreamSynchronize(s_); }`): its summary applies, on the object,
-/// wherever the object goes out of scope.
+/// wherever the object goes out of scope. A std::unique_ptr runs its
+/// deleter there (uniquePtrDeleterCall).
 void EffectBuilder::addDestructorCall(const VarDecl *V,
                                       SourceLocation ScopeEnd) {
   const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
   CXXDestructorDecl *Dtor = RD ? RD->getDestructor() : nullptr;
-  if (!Dtor || !summarizable(Dtor, Ctx.getSourceManager()))
-    return;
-  const CallExpr *C = destructorCall(Ctx, V, Dtor);
-  const HelperSummary *S = R.summaryOf(Dtor, bindings(C, Dtor));
-  if (!S)
-    return;
-  Effect Ev(Effect::Call);
-  Ev.Anchor = C;
-  Ev.CE = C;
-  Ev.Summary = S;
-  Ev.Var = V;
-  Ev.Loc = refAt(Ctx, V, ScopeEnd);
-  Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
-  Ev.MayOrder = helperMayOrder(C, summarizable(Dtor, Ctx.getSourceManager()));
-  Out.List.push_back(std::move(Ev));
+  const CallExpr *C = nullptr;
+  if (Dtor && summarizable(Dtor, Ctx.getSourceManager()))
+    C = destructorCall(Ctx, V, Dtor);
+  else
+    C = uniquePtrDeleterCall(Ctx, refAt(Ctx, V, V->getLocation()),
+                             V->getLocation());
+  if (C)
+    addSyntheticCall(C, C, C->getDirectCallee(), V,
+                     refAt(Ctx, V, ScopeEnd));
+}
+
+bool EffectBuilder::addUniquePtrReset(const CallExpr *C,
+                                      const FunctionDecl *Callee) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+  if (!MC || !Callee || !Callee->getIdentifier() ||
+      Callee->getName() != "reset")
+    return false;
+  const CallExpr *Run = uniquePtrDeleterCall(
+      Ctx, MC->getImplicitObjectArgument(), C->getBeginLoc());
+  if (!Run)
+    return false;
+  addSyntheticCall(C, Run, Run->getDirectCallee(), nullptr, C);
+  return true;
 }
 
 /// Lambdas handed to a function (`std::for_each(.., [&](int i) {

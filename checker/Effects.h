@@ -63,7 +63,10 @@ struct Effect {
     Barrier,
     ThreadStart,
     HostWait,
-    StreamSync
+    StreamSync,
+    /// A call whose target the check cannot know (callsUnknownTarget): it
+    /// may synchronize anything, so nothing pending is claimed past it.
+    UnknownCall
   } K;
   explicit Effect(Kind K) : K(K) {}
   const Stmt *Anchor = nullptr;

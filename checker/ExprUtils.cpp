@@ -528,6 +528,39 @@ const CXXMethodDecl *lambdaOf(const Expr *A, const VarDecl **Var) {
   return L ? L->getCallOperator() : nullptr;
 }
 
+bool callsUnknownTarget(const CallExpr *C, const FunctionDecl *Callee) {
+  if (isa<CUDAKernelCallExpr>(C) || C->isTypeDependent())
+    return false;
+  if (!Callee) // through a pointer, not a pseudo-destructor (`p->~T()`)
+    return !isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParens());
+  const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+  if (!M)
+    return false;
+  if (M->getParent()->isInStdNamespace()) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+    const IdentifierInfo *Class = M->getParent()->getIdentifier();
+    return Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0 &&
+           Class &&
+           llvm::is_contained({"function", "move_only_function",
+                               "copyable_function", "function_ref"},
+                              Class->getName()) &&
+           !lambdaOf(Op->getArg(0));
+  }
+  if (!M->isVirtual() || isa<CXXDestructorDecl>(M))
+    return false;
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (ME && ME->hasQualifier()) // `Base::f()`: no dispatch
+      return false;
+    Object = MC->getImplicitObjectArgument();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+             Op && Op->getNumArgs() > 0) {
+    Object = Op->getArg(0);
+  }
+  return Object && !M->getDevirtualizedMethod(Object, /*IsAppleKext=*/false);
+}
+
 llvm::SmallVector<const VarDecl *, 8>
 capturedVars(const CXXMethodDecl *Lambda) {
   llvm::SmallVector<const VarDecl *, 8> Vars;
@@ -539,11 +572,41 @@ capturedVars(const CXXMethodDecl *Lambda) {
   return Vars;
 }
 
+/// A member function without parameters whose visible body is `return
+/// *this;` or `return this;`, through casts (a CRTP base's `D &self() {
+/// return static_cast<D &>(*this); }`): the object it is called on.
+static bool returnsOwnObject(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *M = MC->getMethodDecl();
+  const FunctionDecl *Def = nullptr;
+  if (!M || M->getNumParams() != 0 || M->isVirtual() || !M->hasBody(Def) ||
+      !Def)
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  const Expr *Value = Ret ? strip(Ret->getRetValue()) : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Value);
+      U && U->getOpcode() == UO_Deref)
+    Value = strip(U->getSubExpr());
+  return isa_and_nonnull<CXXThisExpr>(Value);
+}
+
 bool isThis(const Expr *E) {
   E = strip(E);
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
       U && U->getOpcode() == UO_Deref)
     E = strip(U->getSubExpr());
+  // `self().issue()` of a CRTP base, on `this`.
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+    if (!MC || !returnsOwnObject(MC))
+      break;
+    E = strip(MC->getImplicitObjectArgument());
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+        U && U->getOpcode() == UO_Deref)
+      E = strip(U->getSubExpr());
+  }
   return isa_and_nonnull<CXXThisExpr>(E);
 }
 

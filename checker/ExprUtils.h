@@ -152,11 +152,26 @@ const CXXMethodDecl *lambdaOperator(const FunctionDecl *F);
 /// std::forward / std::ref / std::cref. Sets *Var to that variable.
 const CXXMethodDecl *lambdaOf(const Expr *A, const VarDecl **Var = nullptr);
 
+/// A call whose target the check cannot know, and which may therefore
+/// synchronize anything (no claim is made across it): through a pointer to
+/// a function or to a member function (`ops->sync(s)`, a backend's table
+/// of functions); `operator()` of a type-erased callable (std::function,
+/// std::move_only_function, std::copyable_function, std::function_ref)
+/// that is not a lambda this function names (lambdaOf); a virtual member
+/// function (not a destructor, not of the standard library) called through
+/// a pointer or reference, which any override may implement: C++
+/// [class.virtual]. Calls of named functions, even without a visible body,
+/// are not such calls: a summary (another unit's, or an option's row) can
+/// name their target. Callee is C's callee as FunctionFacts::calleeOf
+/// resolves it (null for an indirect call it cannot bind).
+bool callsUnknownTarget(const CallExpr *C, const FunctionDecl *Callee);
+
 /// The variables a lambda captures (not `this`, not structured bindings).
 llvm::SmallVector<const VarDecl *, 8>
 capturedVars(const CXXMethodDecl *Lambda);
 
-/// `this`, or `*this` (`(*this).wait()`).
+/// `this`, or `*this` (`(*this).wait()`), also through a member function
+/// that returns its own object (`self()` of a CRTP base).
 bool isThis(const Expr *E);
 
 /// How many arguments precede the callee's first parameter: 1 for a member

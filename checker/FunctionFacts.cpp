@@ -349,6 +349,46 @@ std::optional<long long> FunctionFacts::knownValue(const VarDecl *V) const {
   return boundConstant(V);
 }
 
+std::optional<long long>
+FunctionFacts::knownFieldValue(const FieldDecl *FD) const {
+  if (!FD || !FD->getType().isConstQualified() ||
+      !FD->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+  if (!RD || !RD->hasDefinition())
+    return std::nullopt;
+  std::optional<long long> Value;
+  auto Agree = [&](const Expr *Init) {
+    std::optional<long long> V = Init ? evalInt(Init, Ctx) : std::nullopt;
+    if (!V || (Value && *Value != *V))
+      return false;
+    Value = V;
+    return true;
+  };
+  unsigned Counted = 0;
+  for (const CXXConstructorDecl *Ctor : RD->ctors()) {
+    if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    if (!Ctor->isDefined(Def))
+      return std::nullopt;
+    const Expr *Init = nullptr;
+    for (const CXXCtorInitializer *I : cast<CXXConstructorDecl>(Def)->inits())
+      if (I->getMember() == FD)
+        Init = I->getInit();
+    if (const auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
+      Init = Default->getExpr();
+    if (!Init)
+      Init = FD->getInClassInitializer();
+    if (!Agree(Init))
+      return std::nullopt;
+    ++Counted;
+  }
+  if (Counted == 0 && !Agree(FD->getInClassInitializer()))
+    return std::nullopt;
+  return Value;
+}
+
 std::optional<long long> FunctionFacts::boundConstant(const VarDecl *V) const {
   if (V && isa<ParmVarDecl>(V) && !MutatedVars.count(V))
     for (const auto &[Param, Value] : Bound.Constants)

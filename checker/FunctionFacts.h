@@ -235,6 +235,14 @@ public:
   /// wait = true;`), or boundConstant. The one value fact that loop bounds,
   /// branch conditions and arguments read. nullopt otherwise.
   std::optional<long long> knownValue(const VarDecl *V) const;
+  /// The value every object of FD's class holds in FD, when FD is a const
+  /// member (C++ [dcl.type.cv]: not changed after construction) of an
+  /// integral or enumeration type that every constructor (copies and moves
+  /// aside, which copy it) initialises with the same constant, in its
+  /// initializer list or by FD's default member initializer (`Reader() :
+  /// blocking_(true) {}`), and every constructor's definition is visible;
+  /// nullopt otherwise.
+  std::optional<long long> knownFieldValue(const FieldDecl *FD) const;
   /// The constant parameter V is bound to at the call being summarized
   /// (CallBindings::Constants), when the callable never changes V; nullopt
   /// otherwise.

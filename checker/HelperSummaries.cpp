@@ -31,12 +31,20 @@ bool outlivesCall(const Expr *E) {
     if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
       if (const Expr *Object = referentOf(V))
         return outlivesCall(Object);
+  // A trivial accessor names a member of its object (`stream()`).
+  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+      MC && trivialAccessorResult(MC))
+    return outlivesCall(MC->getImplicitObjectArgument());
   bool Member = false;
   while (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
     E = strip(M->getBase());
     Member = true;
   }
-  if (isa_and_nonnull<CXXThisExpr>(E))
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E); D && Member)
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      if (const Expr *Object = referentOf(V)) // `d.s_`, `D &d = *this`
+        return outlivesCall(Object);
+  if (isThis(E))
     return true;
   const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
@@ -499,20 +507,34 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   std::vector<const std::set<unsigned> *> RecordCovers; // per RecordsEvents
   for (const auto &[Key, Info] : Exit.Events) {
     const auto *Rec = dyn_cast_or_null<CallExpr>(Info.Record);
-    const ApiEntry *A = Rec ? F.lookup(Rec) : nullptr;
-    if (!A || A->Role != ApiRole::EventRecord)
-      continue; // a seed's entry, or a record by a nested helper
-    const Expr *Ev = arg(Rec, A->EventArg);
-    const Expr *St = arg(Rec, A->StreamArg);
+    if (!Rec)
+      continue; // a seed's entry
+    const ApiEntry *A = F.lookup(Rec);
+    // Recorded here, or by a member function called on `this` whose own
+    // summary records a member of `this` (`run() { issue(); finish(); }`,
+    // `finish() { cudaEventRecord(done_, s_); }`), keyed as rebased.
+    bool Nested = !A;
+    if (A && A->Role != ApiRole::EventRecord)
+      continue;
+    const Expr *Ev = Nested ? nullptr : arg(Rec, A->EventArg);
+    const Expr *St = Nested ? nullptr : arg(Rec, A->StreamArg);
     HelperSummary::EventRecord ER;
     ER.EventParam = ParamOf(Key);
-    ER.Event = {Key, spelling(Ev, F.Ctx)};
-    if (ER.EventParam < 0 && !outlivesCall(Ev))
+    std::string Name;
+    if (!Nested)
+      Name = spelling(Ev, F.Ctx);
+    else if (!Key.steps().empty() && Key.steps().back().Member)
+      Name = Key.steps().back().Member->getNameAsString(); // `done_`
+    ER.Event = {Key, Name};
+    if (ER.EventParam < 0 &&
+        !(Nested ? Key.isThisMember() : outlivesCall(Ev)))
       continue;
     ER.Stream = Info.Stream;
     if (Info.Stream.K == StreamRef::Named) {
       ER.StreamParam = ParamOf(Info.Stream.Path);
-      if (ER.StreamParam < 0 && !(St && outlivesCall(St)))
+      if (ER.StreamParam < 0 &&
+          !(Nested ? Info.Stream.Path.isThisMember()
+                   : St && outlivesCall(St)))
         continue;
     } else if (Info.Stream.K == StreamRef::Unknown) {
       continue;

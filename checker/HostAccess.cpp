@@ -123,6 +123,26 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         Cur = MC;
         continue;
       }
+      // An iterator compared or subtracted (`it - v.begin()`, `v.begin() ==
+      // v.end()`) reads no element; kept or handed on, it is a use.
+      if (llvm::is_contained({"begin", "end", "cbegin", "cend", "rbegin",
+                              "rend", "crbegin", "crend"},
+                             Name) &&
+          Method->getParent()->isInStdNamespace()) {
+        const Stmt *Use = PM.getParent(MC);
+        while (isa_and_nonnull<ImplicitCastExpr, MaterializeTemporaryExpr,
+                                CXXBindTemporaryExpr, CXXConstructExpr>(Use))
+          Use = PM.getParent(Use);
+        if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Use);
+            Op && (Op->isComparisonOp() ||
+                   (Op->getOperator() == OO_Minus &&
+                    Op->getType()->isIntegerType())))
+          return std::nullopt;
+        if (const auto *B = dyn_cast_or_null<BinaryOperator>(Use);
+            B && (B->isComparisonOp() ||
+                  (B->getOpcode() == BO_Sub && B->getType()->isIntegerType())))
+          return std::nullopt;
+      }
       // Metadata, not storage (containers and tensors).
       if (isMetadataMethod(Name))
         return std::nullopt;

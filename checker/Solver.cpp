@@ -10,7 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Solver.h"
+#include "Exceptions.h"
+#include "ExprUtils.h"
 #include "HelperSummaries.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
@@ -138,6 +141,48 @@ std::optional<PendingState> Solver::run() {
       else if (auto D = (*B)[I].getAs<CFGAutomaticObjDtor>())
         DestroyedAt[D->getVarDecl()].emplace_back(B->getBlockID(), I);
     }
+  // Calls that visibly throw inside a try block: an edge from just before
+  // each to the try's dispatch block (Exceptions.h), which clang's CFG links
+  // to the handlers.
+  // An error check (`check(cudaStreamSynchronize(s))`) throws when the GPU
+  // call failed: its effects may not have happened, and after a failed
+  // CUDA call the check claims nothing.
+  auto ChecksGpuResult = [&](const Expr *Call) {
+    const auto *C = dyn_cast<CallExpr>(Call);
+    return C && llvm::any_of(C->arguments(), [&](const Expr *A) {
+             const auto *Inner = dyn_cast_or_null<CallExpr>(strip(A));
+             const FunctionDecl *Fn = Inner ? F.calleeOf(Inner) : nullptr;
+             return Fn && (F.Model.lookup(Fn) || isUnmodelledGpuApi(Fn));
+           });
+  };
+  llvm::DenseMap<const Stmt *, const CFGBlock *> DispatchOf;
+  for (const CFGBlock *B : *Cfg)
+    if (const auto *T = dyn_cast_or_null<CXXTryStmt>(B->getTerminatorStmt()))
+      DispatchOf[T] = B;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, const CFGBlock *> ThrowsTo;
+  if (!DispatchOf.empty())
+    for (const CFGBlock *B : *Cfg)
+      for (unsigned I = 0; I < B->size(); ++I) {
+        auto S = (*B)[I].getAs<CFGStmt>();
+        const auto *Call = S ? dyn_cast<Expr>(S->getStmt()) : nullptr;
+        if (!Call || !isa<CallExpr, CXXConstructExpr>(Call) ||
+            ChecksGpuResult(Call) ||
+            !throwingCall(Call, Ctx, Opts.MaxHelperDepth,
+                          R.Owner.throwCache()))
+          continue;
+        // The innermost try whose try block (not a handler) holds it.
+        const Stmt *Child = Call;
+        for (const Stmt *P = F.PM.getParent(Call); P;
+             Child = P, P = F.PM.getParent(P))
+          if (const auto *T = dyn_cast<CXXTryStmt>(P);
+              T && T->getTryBlock() == Child) {
+            if (const CFGBlock *D = DispatchOf.lookup(T))
+              ThrowsTo[{B->getBlockID(), I}] = D;
+            break;
+          }
+      }
+  std::vector<const CFGBlock *> Thrown; // dispatch blocks whose state grew
+
   std::vector<std::vector<std::vector<unsigned>>> At(Cfg->getNumBlockIDs());
   for (const CFGBlock *B : *Cfg)
     At[B->getBlockID()].resize(B->size());
@@ -222,9 +267,14 @@ std::optional<PendingState> Solver::run() {
                       const PendingState *From = nullptr) {
     PendingState St = From ? *From : In[B.getBlockID()];
     size_t Before = St.size();
-    for (unsigned I = 0; I < B.size(); ++I)
+    for (unsigned I = 0; I < B.size(); ++I) {
+      if (!Reporting && !ThrowsTo.empty())
+        if (const CFGBlock *D = ThrowsTo.lookup({B.getBlockID(), I});
+            D && JoinChanged(In[D->getBlockID()], St))
+          Thrown.push_back(D);
       for (unsigned Ev : At[B.getBlockID()][I])
         transfer(St, Effects.List[Ev], Reporting);
+    }
     // The work of a visit: copying and joining the state it carries (the
     // larger of the two ends: a long block may grow it), which also bounds
     // the memory of the states kept per block, plus the transfers, each
@@ -258,8 +308,10 @@ std::optional<PendingState> Solver::run() {
         continue;
       // A path through abort() or a throw never returns to the caller:
       // what it leaves pending is not the helper's result.
-      if (Succ == &Cfg->getExit() && (B.hasNoReturnElement() || Throws(B)))
-        continue;
+      if (Succ == &Cfg->getExit() &&
+          (B.hasNoReturnElement() || Throws(B) ||
+           isa_and_nonnull<CXXTryStmt>(B.getTerminatorStmt())))
+        continue; // (a try's dispatch block: an exception no handler took)
       bool LoopExit = Loops[B.getBlockID()] && Index == 1;
       if (LoopExit && !ExitOut)
         continue; // not reachable yet
@@ -322,6 +374,9 @@ std::optional<PendingState> Solver::run() {
     }
     Propagate(*B, RunBlock(*B, false), ExitOut ? &*ExitOut : nullptr,
               [&](const CFGBlock *S) { Worklist.enqueueBlock(S); });
+    for (const CFGBlock *D : Thrown)
+      Worklist.enqueueBlock(D);
+    Thrown.clear();
   }
   for (const CFGBlock *B : *Cfg)
     if (In[B->getBlockID()].Reached)

@@ -15,7 +15,8 @@
 // calls back the transfers below.
 //
 // May call: PendingState, Effects, FunctionFacts, CudaApiModel,
-// HelperSummaries (application at calls, entry seeds).
+// HelperSummaries (application at calls, entry seeds), Exceptions (edges
+// from calls that throw to their try's handlers).
 //
 //===----------------------------------------------------------------------===//
 

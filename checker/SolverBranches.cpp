@@ -118,9 +118,37 @@ std::optional<bool> Solver::boundCondition(const Expr *Cond) const {
   std::optional<Literal> L = literalOf(Cond, /*OnTrue=*/true);
   std::optional<long long> V =
       L && !L->Field ? F.knownValue(L->V) : std::nullopt;
-  if (!V)
+  if (V)
+    return (*V == L->C) == L->Eq;
+  // A const member every constructor sets to one constant, of any object
+  // (`if (blocking_)`, `if (r.mode == kSync)`).
+  bool Positive = true;
+  Cond = strip(Cond);
+  while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      return std::nullopt;
+    Positive = !Positive;
+    Cond = strip(U->getSubExpr());
+  }
+  auto FieldValue = [&](const Expr *E) -> std::optional<long long> {
+    const auto *M = dyn_cast_or_null<MemberExpr>(strip(E));
+    return M ? F.knownFieldValue(dyn_cast<FieldDecl>(M->getMemberDecl()))
+             : std::nullopt;
+  };
+  if (std::optional<long long> Own = FieldValue(Cond))
+    return (*Own != 0) == Positive;
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
+  if (!B || !B->isEqualityOp())
     return std::nullopt;
-  return (*V == L->C) == L->Eq;
+  std::optional<long long> Lhs = FieldValue(B->getLHS());
+  if (!Lhs)
+    Lhs = evalInt(B->getLHS(), Ctx);
+  std::optional<long long> Rhs = FieldValue(B->getRHS());
+  if (!Rhs)
+    Rhs = evalInt(B->getRHS(), Ctx);
+  if (!Lhs || !Rhs)
+    return std::nullopt;
+  return ((*Lhs == *Rhs) == (B->getOpcode() == BO_EQ)) == Positive;
 }
 
 void Solver::findCorrelated(const CFG &Cfg) {

@@ -467,6 +467,10 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
   case Effect::Barrier:
     St.Producers.clear();
     return;
+  case Effect::UnknownCall: // as cudaDeviceSynchronize: no claim across it
+    St.Pending.clear();
+    St.Producers.clear();
+    return;
   case Effect::ThreadStart:
     applyThreadStart(*this, St, Ev);
     return;

@@ -2,7 +2,7 @@
 //
 // One concern: the on-disk form of HelperSummary, so that a call of a
 // function defined in another translation unit is applied like a call of a
-// same-TU helper (docs/cuda-async-read-before-sync.md, "Summaries across
+// same-TU helper (docs/summaries-across-units.md, "Summaries across
 // translation units").
 //  - Export: the summaries of the functions a translation unit defines for
 //    other units (externally visible, not inline), each named by its USR

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <vector>
+#include <algorithm>
 
 void consume(const float *p);
 void consumeValue(float v);
@@ -481,4 +482,19 @@ void globalBufferAfterSync(const float *d, cudaStream_t s) {
   cudaMemcpyAsync(gHostBuffer, d, 64, cudaMemcpyDeviceToHost, s);
   cudaStreamSynchronize(s);
   consumeValue(gHostBuffer[0]);
+}
+
+// Iterators into a container are pointers into it: dereferenced or handed to
+// a function they are uses of its elements; compared or subtracted, not.
+long iteratorsArePointers(const float *d, size_t n, cudaStream_t s) {
+  PinnedVector v(n);
+  cudaMemcpyAsync(v.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+  bool empty = v.begin() == v.end();
+  auto it = std::max_element(v.begin(), v.end());
+  // CHECK: :[[@LINE-1]]:30: warning: 'v' is read before the asynchronous device-to-host copy into it is known to be complete
+  long index = it - v.begin();
+  float first = *v.begin();
+  // CHECK: :[[@LINE-1]]:18: warning: 'v' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+  return index + empty + long(first);
 }

@@ -405,3 +405,53 @@ void constPointerRepointed(float *h, const float *d, cudaStream_t s,
     consume(h[0]);
   // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
 }
+
+//===--- Const members fixed at construction -------------------------------===//
+// A const member that every constructor sets to one constant holds it in
+// every object of the class: a branch on it takes one edge.
+struct BlockingReader {
+  BlockingReader(float *h, const float *d, cudaStream_t s)
+      : h_(h), d_(d), s_(s), blocking_(true) {}
+  float read() {
+    cudaMemcpyAsync(h_, d_, 64, cudaMemcpyDeviceToHost, s_);
+    if (blocking_)
+      cudaStreamSynchronize(s_);
+    return h_[0];
+  }
+  float *h_;
+  const float *d_;
+  cudaStream_t s_;
+  const bool blocking_;
+};
+float readTwice(BlockingReader &r) { return r.read() + r.read(); }
+
+struct ChosenReader { // set from a parameter: either edge
+  ChosenReader(bool b, float *h, const float *d, cudaStream_t s)
+      : h_(h), d_(d), s_(s), blocking_(b) {}
+  float read() {
+    cudaMemcpyAsync(h_, d_, 64, cudaMemcpyDeviceToHost, s_);
+    if (blocking_)
+      cudaStreamSynchronize(s_);
+    return h_[0];
+    // CHECK: :[[@LINE-1]]:12: warning: 'h_' is read before
+  }
+  float *h_;
+  const float *d_;
+  cudaStream_t s_;
+  const bool blocking_;
+};
+
+enum class CopyMode { Async, Sync };
+struct ModeReader { // a default member initializer, no constructor
+  float *h_;
+  const float *d_;
+  cudaStream_t s_;
+  const CopyMode mode_ = CopyMode::Async;
+  float read() {
+    cudaMemcpyAsync(h_, d_, 64, cudaMemcpyDeviceToHost, s_);
+    if (mode_ == CopyMode::Sync)
+      cudaStreamSynchronize(s_);
+    return h_[0];
+    // CHECK: :[[@LINE-1]]:12: warning: 'h_' is read before
+  }
+};

@@ -11,6 +11,8 @@
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 
 #include <cuda_runtime.h>
+#include <cstdlib>
+#include <memory>
 void consumeValue(float v);
 bool failed();
 
@@ -163,4 +165,57 @@ void destructorAfterSync(float *h, const float *d, cudaStream_t s) {
   Staging st(h);
   cudaMemcpyAsync(st.h_, d, 64, cudaMemcpyDeviceToHost, s);
   cudaStreamSynchronize(s);
+}
+
+//===--- std::unique_ptr runs its deleter ---------------------------------===//
+// [unique.ptr.single.dtor] and [unique.ptr.single.modifiers]: the destructor
+// and reset() call get_deleter()(get()). A deleter class whose call operator
+// the check can read is looked through there, on the owned pointer.
+
+struct SyncAndDestroy {
+  void operator()(cudaStream_t s) const {
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
+  }
+};
+struct DestroyOnly {
+  void operator()(cudaStream_t s) const { cudaStreamDestroy(s); }
+};
+using StreamPtr = std::unique_ptr<CUstream_st, SyncAndDestroy>;
+StreamPtr makeStream();
+
+void deleterSyncsAtScopeEnd(float *h, const float *d) {
+  {
+    StreamPtr s = makeStream();
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s.get());
+    consumeValue(h[0]); // the deleter has not run yet
+    // CHECK: :[[@LINE-1]]:18: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+  }
+  consumeValue(h[0]); // the deleter synchronized s.get()
+}
+
+void deleterDoesNotSync(float *h, const float *d) {
+  {
+    cudaStream_t raw;
+    cudaStreamCreate(&raw);
+    std::unique_ptr<CUstream_st, DestroyOnly> s(raw);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s.get());
+  }
+  consumeValue(h[0]); // cudaStreamDestroy does not wait (semantics.md)
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+}
+
+void resetRunsTheDeleter(float *h, const float *d) {
+  StreamPtr s = makeStream();
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s.get());
+  s.reset();
+  consumeValue(h[0]);
+}
+
+void resetLater(float *h, const float *d) {
+  StreamPtr s = makeStream();
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s.get());
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+  s.reset();
 }

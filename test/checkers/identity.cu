@@ -293,3 +293,76 @@ void trivialAccessorOtherMember(Ctx &c, float *h, const float *d) {
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'c.other_', not stream 'c.stream()', the copy's stream
 }
+
+// A CRTP base names the derived class's members through `static_cast<D
+// *>(this)` or a reference bound to `static_cast<D &>(*this)`: members of
+// `this` as well, in an accessor and in a helper that syncs.
+template <class D> struct SyncsOwnStream {
+  cudaStream_t stream() { return static_cast<D *>(this)->s_; }
+  void syncByAccessor() { cudaStreamSynchronize(stream()); }
+  void syncByReference() {
+    D &self = static_cast<D &>(*this);
+    cudaStreamSynchronize(self.s_);
+  }
+  void syncOther() { cudaStreamSynchronize(static_cast<D *>(this)->other_); }
+};
+struct Fetcher : SyncsOwnStream<Fetcher> {
+  cudaStream_t s_, other_;
+  float *h_;
+  const float *d_;
+  float byAccessor() {
+    cudaMemcpyAsync(h_, d_, 64, cudaMemcpyDeviceToHost, s_);
+    syncByAccessor();
+    return h_[0];
+  }
+  float byReference() {
+    cudaMemcpyAsync(h_, d_, 64, cudaMemcpyDeviceToHost, s_);
+    syncByReference();
+    return h_[0];
+  }
+  float otherMember() {
+    cudaMemcpyAsync(h_, d_, 64, cudaMemcpyDeviceToHost, stream());
+    syncOther();
+    return h_[0];
+    // CHECK: :[[@LINE-1]]:12: warning: 'h_' is read before
+  }
+};
+
+// A CRTP base's `self()` (`return static_cast<D &>(*this);`) is the object
+// itself: member functions called on it are called on `this`.
+template <class D> struct TransferBase {
+  void run() {
+    self().issue();
+    self().finish();
+  }
+  D &self() { return static_cast<D &>(*this); }
+};
+struct RecordsOnly : TransferBase<RecordsOnly> {
+  float *host;
+  const float *dev;
+  cudaStream_t stream;
+  cudaEvent_t done;
+  void issue() { cudaMemcpyAsync(host, dev, 64, cudaMemcpyDeviceToHost, stream); }
+  void finish() { cudaEventRecord(done, stream); }
+};
+struct Synchronizes : TransferBase<Synchronizes> {
+  float *host;
+  const float *dev;
+  cudaStream_t stream;
+  void issue() { cudaMemcpyAsync(host, dev, 64, cudaMemcpyDeviceToHost, stream); }
+  void finish() { cudaStreamSynchronize(stream); }
+};
+void crtpSelfRecordsOnly(RecordsOnly &t) {
+  t.run();
+  consumeValue(t.host[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 't.host' is read before
+}
+void crtpSelfRecordedThenSynced(RecordsOnly &t) {
+  t.run(); // finish() records t.done after the copy, through run()
+  cudaEventSynchronize(t.done);
+  consumeValue(t.host[0]);
+}
+void crtpSelfSynchronizes(Synchronizes &t) {
+  t.run();
+  consumeValue(t.host[0]);
+}
