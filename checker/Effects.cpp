@@ -90,6 +90,7 @@ void EffectBuilder::build() {
     Ev.Var = V;
     Ev.NewBuffer = (At == V->getInit() || isa<DeclStmt>(At)) &&
                    F.newBufferEachIteration(V, At);
+    Ev.Value = F.writtenConstant(V, At);
     Out.List.push_back(std::move(Ev));
   }
   std::map<std::tuple<std::string, std::optional<long long>,

@@ -101,6 +101,9 @@ struct Effect {
   /// (FunctionFacts::newBufferEachIteration): copies issued through Var in
   /// an earlier iteration went into another buffer.
   bool NewBuffer = false;
+  /// Write: the constant Var is given (`ready = true;`, `int k = 2;`), which
+  /// branch conditions on Var then read on this path; nullopt otherwise.
+  std::optional<long long> Value;
   const CXXMethodDecl *Lambda = nullptr;  ///< LambdaArg: its call operator
   /// Call: copies it leaves pending (id, index in the summary's
   /// CopiesLeftPending).

@@ -289,12 +289,38 @@ FunctionFacts::refsOf(const VarDecl *V) const {
 const FunctionDecl *FunctionFacts::calleeOf(const CallExpr *C) const {
   if (const FunctionDecl *F = C->getDirectCallee())
     return F;
-  if (Bound.Functions.empty())
-    return nullptr;
   const Expr *Callee = C->getCallee()->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(Callee);
       U && U->getOpcode() == UO_Deref)
     Callee = U->getSubExpr()->IgnoreParenImpCasts(); // (*query)(object)
+  // A const pointer, or an element by a constant index of a const table,
+  // initialised with a function: `static void (*const kWait[])(cudaStream_t)
+  // = {noWait, streamWait}; kWait[kPolicy](s);`.
+  auto Named = [](const Expr *E) -> const FunctionDecl * {
+    E = E ? E->IgnoreParenImpCasts() : nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
+    return D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
+  };
+  const Expr *Table = Callee;
+  std::optional<long long> Index;
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(Callee)) {
+    Table = A->getBase()->IgnoreParenImpCasts();
+    Index = constantArg(A->getIdx());
+  }
+  if (const auto *D = dyn_cast<DeclRefExpr>(Table))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+        V && V->getType().isConstant(Ctx) && V->getInit()) {
+      const Expr *Init = V->getInit()->IgnoreParenImpCasts();
+      if (Table == Callee)
+        return Named(Init);
+      const auto *List = dyn_cast<InitListExpr>(Init);
+      if (List && Index && *Index >= 0 &&
+          static_cast<unsigned long long>(*Index) < List->getNumInits())
+        return Named(List->getInit(static_cast<unsigned>(*Index)));
+    }
   const auto *D = dyn_cast<DeclRefExpr>(Callee);
   for (const auto &[Param, Fn] : Bound.Functions)
     if (D && D->getDecl() == Param)
@@ -387,6 +413,18 @@ FunctionFacts::knownFieldValue(const FieldDecl *FD) const {
   if (Counted == 0 && !Agree(FD->getInClassInitializer()))
     return std::nullopt;
   return Value;
+}
+
+std::optional<long long> FunctionFacts::writtenConstant(const VarDecl *V,
+                                                       const Stmt *At) const {
+  if (!V->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  if (At == V->getInit() || isa<DeclStmt>(At))
+    return V->getInit() ? evalInt(V->getInit(), Ctx) : std::nullopt;
+  if (const auto *B = dyn_cast<BinaryOperator>(At);
+      B && B->getOpcode() == BO_Assign)
+    return evalInt(B->getRHS(), Ctx);
+  return std::nullopt;
 }
 
 std::optional<long long> FunctionFacts::boundConstant(const VarDecl *V) const {

@@ -115,9 +115,10 @@ public:
   StreamOrigins *Origins = nullptr;
 
   //--- Queries --------------------------------------------------------------
-  /// The function a call calls: its direct callee, or the function a bound
-  /// function-pointer parameter stands for (`query(object)`). Null when
-  /// unknown.
+  /// The function a call calls: its direct callee, the function a bound
+  /// function-pointer parameter stands for (`query(object)`), or the one a
+  /// const pointer or a const table's element by a constant index is
+  /// initialised with (`kWait[kPolicy](s)`). Null when unknown.
   const FunctionDecl *calleeOf(const CallExpr *C) const;
   /// The model's row for a call's callee (calleeOf), or null.
   const ApiEntry *lookup(const CallExpr *C) const {
@@ -192,8 +193,9 @@ public:
   /// The test a `for` loop's first iteration passes, when its bound is a
   /// variable that keeps one value in the callable: counter from constant
   /// Lo, `counter < N` or `counter <= N` (N a local or parameter never
-  /// changed). Two loops with equal tests run their first iteration
-  /// together: if one ran, so does the other.
+  /// changed, or changed only before the loop and outside every loop:
+  /// `int n; cudaGetDeviceCount(&n);`). Two loops with equal tests run
+  /// their first iteration together: if one ran, so does the other.
   struct FirstTest {
     long long Lo;
     const VarDecl *Bound;
@@ -203,6 +205,7 @@ public:
     }
   };
   std::optional<FirstTest> firstTest(const Stmt *Loop) const;
+  bool changedOnlyBefore(const VarDecl *N, const Stmt *Loop) const;
   /// Is S inside the body of a loop whose first test is T?
   bool inLoopWithFirstTest(const Stmt *S, const FirstTest &T) const;
   /// The container a loop runs over, when it runs over all of it: a
@@ -243,6 +246,17 @@ public:
   /// blocking_(true) {}`), and every constructor's definition is visible;
   /// nullopt otherwise.
   std::optional<long long> knownFieldValue(const FieldDecl *FD) const;
+  /// The constant a write of V (an entry of Writes) gives it: `v = C`, or
+  /// the declaration's initializer; nullopt for anything else (`v += 1`,
+  /// `++v`, a call's result).
+  std::optional<long long> writtenConstant(const VarDecl *V,
+                                           const Stmt *At) const;
+  /// Some write of V gives it a constant (writtenConstant).
+  bool writtenWithConstant(const VarDecl *V) const {
+    return llvm::any_of(writesOf(V), [&](const Stmt *At) {
+      return writtenConstant(V, At).has_value();
+    });
+  }
   /// The constant parameter V is bound to at the call being summarized
   /// (CallBindings::Constants), when the callable never changes V; nullopt
   /// otherwise.

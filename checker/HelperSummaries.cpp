@@ -196,10 +196,22 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
   // one is ordered after the caller's copies on it.
   std::set<AccessPath> Seen;
   std::vector<StreamRef> Streams;
+  // The default streams too: every caller names them alike (`helper() {
+  // cudaStreamSynchronize(0); }`, a blocking cudaMemcpy in the helper).
+  bool SeenLegacy = false, SeenPerThread = false;
   auto SeedStream = [&](const StreamRef &St) {
-    if (St.K != StreamRef::Named || Streams.size() >= MaxSeedStreams ||
-        !Seen.insert(St.Path).second)
+    bool Default = St.K == StreamRef::Legacy || St.K == StreamRef::PerThread;
+    if ((St.K != StreamRef::Named && !Default) ||
+        Streams.size() >= MaxSeedStreams)
       return;
+    if (Default) {
+      bool &Seen = St.K == StreamRef::Legacy ? SeenLegacy : SeenPerThread;
+      if (Seen)
+        return;
+      Seen = true;
+    } else if (!Seen.insert(St.Path).second) {
+      return;
+    }
     SummarySeed Sd;
     Sd.StreamParam = SummarySeed::MemberOrGlobalStream;
     newSeed(Out, std::move(Sd))->Stream = St;
@@ -220,6 +232,13 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
         StreamE = arg(C, E->StreamArg);
       if (StreamE && (outlivesCall(StreamE) || callOfParameters(StreamE)))
         SeedStream(F.streamOf(StreamE));
+      else if (E && (E->StreamArg != NoArg ||
+                      E->Role == ApiRole::BlockingTransfer ||
+                      E->Role == ApiRole::BlockingMemset)) {
+        StreamRef St = F.streamOf(StreamE); // null: the legacy stream
+        if (St.K == StreamRef::Legacy || St.K == StreamRef::PerThread)
+          SeedStream(St);
+      }
       // Handed to a helper that may sync it (`syncS(s_)`).
       if (!E && !isa<CUDAKernelCallExpr>(C))
         for (const Expr *A : C->arguments())

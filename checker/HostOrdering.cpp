@@ -132,39 +132,48 @@ void EffectBuilder::collectHostOrdering() {
         addThreadStart(C, Rest.front(), Rest.drop_front());
     }
   }
+  // `p.get_future()` of a std::promise: the promise, whose fulfilment the
+  // future waits for.
+  auto PromiseOf = [&](const Expr *E) -> const Expr * {
+    const auto *Get = dyn_cast_or_null<CXXMemberCallExpr>(strip(E));
+    const CXXMethodDecl *M = Get ? Get->getMethodDecl() : nullptr;
+    if (!M || !M->getIdentifier() || M->getName() != "get_future" ||
+        !isStdRecord(recordOf(strip(Get->getImplicitObjectArgument())),
+                     {"promise"}))
+      return nullptr;
+    return Get->getImplicitObjectArgument();
+  };
   for (const CallExpr *C : F.Calls) {
     const auto *M = dyn_cast<CXXMemberCallExpr>(C);
     const CXXMethodDecl *Method = M ? M->getMethodDecl() : nullptr;
-    const auto *V = M ? dyn_cast_or_null<VarDecl>(
-                            namedDecl(M->getImplicitObjectArgument()))
-                      : nullptr;
-    if (!Method || !Method->getIdentifier() || !V)
+    if (!Method || !Method->getIdentifier())
       continue;
+    const Expr *Object = M->getImplicitObjectArgument();
+    const auto *V = dyn_cast_or_null<VarDecl>(namedDecl(Object));
     llvm::StringRef Name = Method->getName();
     // The object's class: future<T>::wait is its base class's.
     const CXXRecordDecl *Of =
-        V->getType().getNonReferenceType()->getAsCXXRecordDecl();
+        (V ? V->getType() : strip(Object)->getType())
+            .getNonReferenceType()
+            ->getAsCXXRecordDecl();
     bool Joins = isStdRecord(Of, {"thread", "jthread"}) && Name == "join";
     bool Waits = isStdRecord(Of, {"future", "shared_future"}) &&
                  (Name == "get" || Name == "wait");
-    if (!Joins && !Waits)
+    if ((!Joins && !Waits) || (Joins && !V))
       continue;
     Effect Ev(Effect::HostWait);
     Ev.Anchor = C;
-    if (Started.count(V)) {
+    if (V && Started.count(V)) {
       Ev.Var = V;
     } else {
-      // `auto f = p.get_future();`: a wait for the promise p.
-      const auto *Init =
-          dyn_cast_or_null<CXXMemberCallExpr>(strip(V->getInit()));
-      const CXXMethodDecl *Get = Init ? Init->getMethodDecl() : nullptr;
-      if (!Waits || !Get || !Get->getIdentifier() ||
-          Get->getName() != "get_future" ||
-          !isStdRecord(recordOf(strip(Init->getImplicitObjectArgument())),
-                       {"promise"}) ||
-          F.MutatedVars.count(V))
+      // `auto f = p.get_future(); f.get();` or `p.get_future().get()`: a
+      // wait for the promise p.
+      const Expr *Promise = !V ? PromiseOf(Object)
+                            : F.MutatedVars.count(V) ? nullptr
+                                                     : PromiseOf(V->getInit());
+      if (!Waits || !Promise)
         continue;
-      Ev.Loc = Init->getImplicitObjectArgument();
+      Ev.Loc = Promise;
     }
     Out.List.push_back(std::move(Ev));
   }

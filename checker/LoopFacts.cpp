@@ -9,6 +9,7 @@
 
 #include "FunctionFacts.h"
 #include "ExprUtils.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 namespace clang::tidy::cuda {
@@ -109,10 +110,43 @@ FunctionFacts::firstTest(const Stmt *Loop) const {
   auto [Op, Bound] = counterTest(L, V);
   const VarDecl *N =
       Lo && (Op == BO_LT || Op == BO_LE) ? varOf(Bound) : nullptr;
-  if (!N || N == V || !N->hasLocalStorage() || MutatedVars.count(N) ||
-      AddressTaken.count(N) || !N->getType()->isIntegerType())
+  if (!N || N == V || !N->hasLocalStorage() ||
+      !N->getType()->isIntegerType())
+    return std::nullopt;
+  if ((MutatedVars.count(N) || AddressTaken.count(N)) &&
+      !changedOnlyBefore(N, L))
     return std::nullopt;
   return FirstTest{*Lo, N, Op == BO_LE};
+}
+
+/// Every use of N other than a read of its value (a write, `&N`, a binding
+/// to a reference) comes before Loop in the source and outside any loop:
+/// N keeps one value from Loop on.
+bool FunctionFacts::changedOnlyBefore(const VarDecl *N,
+                                      const Stmt *Loop) const {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    const VarDecl *N;
+    llvm::SmallVector<const DeclRefExpr *, 8> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == N)
+        Found.push_back(D);
+      return true;
+    }
+  } W;
+  W.N = N;
+  W.TraverseStmt(const_cast<Stmt *>(Body));
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const DeclRefExpr *R : W.Found) {
+    const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(PM.getParent(R));
+    if (Read && Read->getCastKind() == CK_LValueToRValue)
+      continue;
+    if (!SM.isBeforeInTranslationUnit(R->getBeginLoc(), Loop->getBeginLoc()))
+      return false;
+    for (const Stmt *P = PM.getParent(R); P; P = PM.getParent(P))
+      if (loopBody(P))
+        return false;
+  }
+  return true;
 }
 
 bool FunctionFacts::inLoopWithFirstTest(const Stmt *S,

@@ -163,6 +163,12 @@ void Solver::findCorrelated(const CFG &Cfg) {
       Correlated.insert(L->V);
       continue;
     }
+    // A test of a variable the callable sets to constants meets the
+    // literal its last write left (`ready = true;` ... `if (!ready)`).
+    if (F.writtenWithConstant(L->V)) {
+      Correlated.insert(L->V);
+      continue;
+    }
     // A loop around the test whose body does not hold the declaration (a
     // parameter, a local before the loop, one in its header): the test
     // meets its own earlier literal on the next iteration.

@@ -108,6 +108,14 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
   if (EventE)
     Info.Elements = F.elementsOf(EventE);
   recordOn(St, Key, std::move(Info), {&S, 1}, /*Device=*/false, Where);
+  // The record is work enqueued on S: on a blocking stream it waits for the
+  // legacy default stream's earlier work (Runtime API, "Stream
+  // synchronization behavior"; measured through generated programs,
+  // runtime/pending/README.md), so it covers copies issued there before it.
+  if (S.K != StreamRef::Legacy && isBlockingStream(S))
+    for (const auto &[Id, P] : St.Pending)
+      if (Effects.Copies[Id]->Stream.K == StreamRef::Legacy)
+        St.Events[Key].Covered.insert(Id);
 }
 
 void Solver::recordSignal(PendingState &St, const AccessPath &Key,
@@ -448,6 +456,10 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     return;
   case Effect::Write:
     St.forget(Ev.Var);
+    // A constant written here holds on this path until the next write
+    // (`ready = true;` ... `if (!ready) sync(s);`).
+    if (Ev.Value && Correlated.contains(Ev.Var))
+      St.assume(Literal{Ev.Var, /*Eq=*/true, *Ev.Value});
     if (Ev.NewBuffer) // copies made through the variable went elsewhere
       for (auto It = St.Pending.begin(); It != St.Pending.end();)
         It = Effects.Copies[It->second.Site]->DstVar == Ev.Var

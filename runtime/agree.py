@@ -538,6 +538,8 @@ def main():
             log("== wrote %s" % spath)
     else:
         for path in sorted(glob.glob(os.path.join(args.results_dir, "*.json"))):
+            if os.path.basename(path).startswith("gen_"):
+                continue  # generated programs' measurements (gen/gpu_sample.py)
             with open(path) as f:
                 results.append((path, json.load(f)))
         if not results:

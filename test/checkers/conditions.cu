@@ -455,3 +455,32 @@ struct ModeReader { // a default member initializer, no constructor
     // CHECK: :[[@LINE-1]]:12: warning: 'h_' is read before
   }
 };
+
+//===--- A flag set to constants on each path --------------------------------===//
+// A constant written to a local holds on that path until its next write: a
+// later test of the local takes the edges its paths allow.
+float pollThenFallBack(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  bool ready = false;
+  for (int attempt = 0; attempt < 64; ++attempt)
+    if (cudaStreamQuery(s) == cudaSuccess) {
+      ready = true;
+      break;
+    }
+  if (!ready)
+    cudaStreamSynchronize(s);
+  return h[0];
+}
+float pollThenWrongFallBack(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  bool ready = false;
+  for (int attempt = 0; attempt < 64; ++attempt)
+    if (cudaStreamQuery(s) == cudaSuccess) {
+      ready = true;
+      break;
+    }
+  if (ready)
+    cudaStreamSynchronize(s);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+}

@@ -730,3 +730,33 @@ void flagChangedInHelper(float *h, const float *d, cudaStream_t s) {
   consumeValue(h[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
+
+//===--- Helpers that synchronize a default stream ------------------------===//
+// Every caller names the legacy and per-thread default streams alike: a
+// helper that synchronizes one (or makes a blocking transfer, a sync of the
+// legacy stream) synchronizes it at each call.
+static void syncLegacy() { cudaStreamSynchronize(0); }
+static void blockingCopyOut(float *a, const float *b) {
+  cudaMemcpy(a, b, 4, cudaMemcpyDeviceToHost);
+}
+float legacyCopyLegacyHelper(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  syncLegacy();
+  return h[0];
+  // DEPTH0: :[[@LINE-1]]:10: warning: 'h' is read before
+}
+float legacyCopyBlockingHelper(float *h, float *o, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  blockingCopyOut(o, d);
+  return h[0];
+  // DEPTH0: :[[@LINE-1]]:10: warning: 'h' is read before
+}
+float nonBlockingCopyLegacyHelper(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  syncLegacy();
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+  // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
+}

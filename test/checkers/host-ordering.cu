@@ -218,6 +218,23 @@ void hostFuncPromiseNotWaited(float *h, const float *d, cudaStream_t s) {
   f.wait();
 }
 
+// The future need not be kept: `ready.get_future().get()` waits as well.
+void hostFuncPromiseTemporaryFuture(float *h, const float *d, cudaStream_t s) {
+  std::promise<void> ready;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, fulfil, &ready);
+  ready.get_future().get();
+  consume(h[0]);
+}
+void hostFuncPromiseEnqueuedFirst(float *h, const float *d, cudaStream_t s) {
+  std::promise<void> ready;
+  cudaLaunchHostFunc(s, fulfil, &ready);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  ready.get_future().wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
 void streamCallbackPolled(cudaStream_t, cudaError_t, void *data) {
   static_cast<std::atomic<int> *>(data)->store(1);
 }

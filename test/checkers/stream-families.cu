@@ -334,3 +334,27 @@ void eventRecordedBeforeCopies(float *h, const float *d, cudaStream_t *s,
   consume(h, N * Chunk);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
 }
+
+// A bound filled through its address before the loops (`cudaGetDeviceCount`
+// and other out-parameters) keeps one value from the first loop on; filled
+// again between them, it may differ.
+float deviceCountBound(float *h, float **d, cudaStream_t *s, size_t c) {
+  int ndev = 0;
+  cudaGetDeviceCount(&ndev);
+  for (int dev = 0; dev < ndev; ++dev)
+    cudaMemcpyAsync(h + dev * c, d[dev], c * 4, cudaMemcpyDeviceToHost, s[dev]);
+  for (int dev = 0; dev < ndev; ++dev)
+    cudaStreamSynchronize(s[dev]);
+  return h[0];
+}
+float deviceCountAskedAgain(float *h, float **d, cudaStream_t *s, size_t c) {
+  int ndev = 0;
+  cudaGetDeviceCount(&ndev);
+  for (int dev = 0; dev < ndev; ++dev)
+    cudaMemcpyAsync(h + dev * c, d[dev], c * 4, cudaMemcpyDeviceToHost, s[dev]);
+  cudaGetDeviceCount(&ndev);
+  for (int dev = 0; dev < ndev; ++dev)
+    cudaStreamSynchronize(s[dev]);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+}

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""The ordering model against a GPU, on a sample of generated programs.
+
+Holds: the command line that picks a sample of seeds, renders them into
+translation units of many scenarios each (render.py), builds them with
+runtime/agree.py's own build function (nvcc -arch=sm_90 -O2 -std=c++17
+-I runtime, cached under runtime/build/gen/), runs each scenario N times on
+the GPU (`unit -s SEED -n N`: rt.h's runner, which prints `RT access=<id>
+stale=<k> fresh=<f> ...`), and compares every marked access with the
+model's verdict for the execution the GPU runs (the runtime ints' own
+values); writes runtime/results/gen_<GPU>_driver-<version>.json.
+`--compile-only` builds (nvcc -c) and stops: what a machine without a GPU
+can test.
+May call: generate.py, model.py, render.py, runtime/agree.py (build),
+runtime/corpus.py (Case, tools, RT lines), nvcc, the built programs.
+Python 3 standard library only.
+
+Outcome per access, from the model's value verdict (model.py: what the
+access can see, the producer race and lost writes included):
+  agree        model fresh, never stale on the GPU
+  confirmed    model stale possible, stale in at least one run
+  unobserved   model stale possible, fresh in every run (the copy landed
+               before the access: timing, not a contradiction)
+  CONTRADICTS  model fresh, stale in some run: the model (or the harness)
+               is wrong; exit status 1
+  no-record    the model says the access runs, the GPU printed nothing for
+               it (a write that was not the last to touch its buffer is
+               observed only when it was)
+  managed:...  the same for a managed destination (docs/semantics.md has no
+               row for it: the model treats its copies as asynchronous), a
+               first measurement, not judged
+"""
+
+import argparse
+import datetime
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNTIME = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, RUNTIME)
+import generate as G  # noqa: E402
+import model as M  # noqa: E402
+import render  # noqa: E402
+from corpus import RT_LINE_RE, Case, detect_gpu, find_nvcc, run, slug  # noqa: E402
+
+
+def sample(seeds, n):
+    """n seeds spread evenly over seeds (all of them when n is None)."""
+    if n is None or n >= len(seeds):
+        return list(seeds)
+    step = len(seeds) / float(n)
+    return [seeds[int(k * step)] for k in range(n)]
+
+
+def write_units(progs, batch, src_dir):
+    """Batches of progs as runtime/build/gen/src/gen_<first>_<last>.cu; returns
+    [(Case, [prog])]."""
+    os.makedirs(src_dir, exist_ok=True)
+    out = []
+    for k in range(0, len(progs), batch):
+        part = progs[k:k + batch]
+        name = "gen_%d_%d" % (part[0]["seed"], part[-1]["seed"])
+        path = os.path.join(src_dir, name + ".cu")
+        text = render.render_unit(part).text
+        old = None
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                old = f.read()
+        if old != text:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        out.append((Case(path), part))
+    return out
+
+
+def outcome(model_value, rec):
+    if model_value == M.UNREACHED:
+        return "agree" if rec is None else "CONTRADICTS"
+    if rec is None:
+        return "no-record"
+    stale = rec["stale"] + rec["other"]
+    if model_value == "fresh":
+        return "CONTRADICTS" if stale else "agree"
+    return "confirmed" if stale else "unobserved"
+
+
+def judge(seed, prog, rec):
+    """The model's verdicts for one measured scenario: fills rec["model"];
+    returns the table rows and the outcomes."""
+    rows, outs = [], []
+    v = M.verdicts(prog, env="gpu", include_managed=True)
+    rec["model"] = {}
+    for ident, a in v["accesses"].items():
+        got = rec["accesses"].get("s%s_%s" % (seed, ident))
+        o = outcome(a["value"], got) if rec["exit"] == 0 else "run-failed"
+        if a["kind"] == "managed" and o != "run-failed":
+            o = "managed:" + o  # not measured before: reported, not judged
+        outs.append(o)
+        rec["model"][ident] = {"op": a["op"], "destination": a["kind"],
+                               "in_flight": a["verdict"], "value": a["value"],
+                               "reason": a["value_reason"] or a["reason"], "outcome": o}
+        rows.append((seed, ident, a["op"], a["kind"], a["value"],
+                     "-" if got is None else "%d/%d" % (got["stale"] + got["other"], got["total"]), o))
+    return rows, outs
+
+
+def report(rows, counts, log):
+    log("\n| seed | access | op | destination | model | stale k/N | outcome |")
+    log("|---|---|---|---|---|---|---|")
+    for r in rows:
+        log("| %s |" % " | ".join(str(x) for x in r))
+    log("\n== %s" % ", ".join("%s: %d" % kv for kv in sorted(counts.items())))
+
+
+def rescore(path, out, log):
+    """Judges a stored measurement again with the current model (no GPU)."""
+    with open(path, encoding="utf-8") as f:
+        record = json.load(f)
+    rows, counts = [], {}
+    for seed, rec in sorted(record["scenarios"].items(), key=lambda kv: int(kv[0])):
+        prog = G.generate(int(seed), record.get("size", G.DEFAULT_SIZE))
+        r, outs = judge(seed, prog, rec)
+        rows += r
+        for o in outs:
+            counts[o] = counts.get(o, 0) + 1
+    record["counts"] = counts
+    record["rescored"] = datetime.datetime.now(datetime.timezone.utc).strftime(
+        "%Y-%m-%d %H:%M UTC")
+    report(rows, counts, log)
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(record, f, indent=1, sort_keys=True)
+            f.write("\n")
+        log("== wrote %s" % out)
+    return 1 if counts.get("CONTRADICTS", 0) else 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Run a sample of generated programs on the GPU and compare each marked "
+                    "access with the ordering model (runtime/README.md, 'Generated programs').")
+    ap.add_argument("--seeds", default="0:100", help="A:B or A-B (default 0:100)")
+    ap.add_argument("--sample", type=int, default=None,
+                    help="run only this many seeds, spread over --seeds")
+    ap.add_argument("--size", type=int, default=G.DEFAULT_SIZE)
+    ap.add_argument("--reps", type=int, default=5, help="runs per scenario (default 5)")
+    ap.add_argument("--batch", type=int, default=50, help="scenarios per program")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="parallel nvcc")
+    ap.add_argument("--nvcc", help="nvcc (default: $NVCC, PATH, /usr/local/cuda/bin/nvcc)")
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="build with nvcc -c and stop (no GPU needed)")
+    ap.add_argument("--build-dir", default=os.path.join(RUNTIME, "build", "gen"))
+    ap.add_argument("--results-dir", default=os.path.join(RUNTIME, "results"))
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per scenario run")
+    ap.add_argument("--rescore", metavar="JSON",
+                    help="judge a stored measurement again with the current model (no GPU, no "
+                         "build); with -o, write the re-judged file there")
+    ap.add_argument("-o", "--output", help="with --rescore: where to write")
+    args = ap.parse_args(argv)
+
+    def log(m):
+        print(m, flush=True)
+
+    if args.rescore:
+        try:
+            return rescore(args.rescore, args.output, log)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            print("gpu_sample.py: error: cannot rescore %s: %s" % (args.rescore, e),
+                  file=sys.stderr)
+            return 2
+
+    try:
+        seeds = sample(G.parse_seeds(args.seeds), args.sample)
+        if args.reps < 1 or args.batch < 1:
+            raise ValueError("--reps and --batch must be at least 1")
+        progs = [G.generate(s, args.size) for s in seeds]
+    except ValueError as e:
+        print("gpu_sample.py: error: %s" % e, file=sys.stderr)
+        return 2
+    nvcc = find_nvcc(args.nvcc)
+    if not nvcc:
+        print("gpu_sample.py: error: nvcc not found (pass --nvcc or set NVCC)", file=sys.stderr)
+        return 2
+    gpu = None if args.compile_only else detect_gpu()
+    if not args.compile_only and gpu is None:
+        print("gpu_sample.py: error: no GPU (nvidia-smi sees none); --compile-only builds "
+              "without one", file=sys.stderr)
+        return 2
+    import agree  # runtime/agree.py: the corpus's own build (flags, cache)
+    cuda_path = agree.cuda_root_of(nvcc)
+    units = write_units(progs, args.batch, os.path.join(args.build_dir, "src"))
+    log("== %d scenarios in %d programs; nvcc %s; %s"
+        % (len(progs), len(units), nvcc, "compile only" if args.compile_only else
+           "GPU: %s, driver %s" % gpu))
+    built = agree.build([c for c, _ in units], nvcc, args.build_dir, not args.compile_only,
+                        args.jobs, args.arch, cuda_path=cuda_path)
+    failed = [c.name for c, _ in units if not built[c.name][0]]
+    for name in failed:
+        log("== build failed: %s\n%s" % (name, built[name][1][-3000:]))
+    if args.compile_only:
+        log("== compile only: %d of %d programs built%s"
+            % (len(units) - len(failed), len(units), "" if not failed else "; FAILED: " +
+               ", ".join(failed)))
+        return 1 if failed else 0
+
+    rows, counts, scenarios = [], {}, {}
+    for case, part in units:
+        ok, exe = built[case.name]
+        for p in part:
+            seed = p["seed"]
+            rec = {"unit": case.name, "exit": None, "accesses": {}}
+            if ok:
+                rc, out, err = run([exe, "-s", str(seed), "-n", str(args.reps)],
+                                   timeout=args.timeout)
+                rec["exit"] = rc
+                for line in out.splitlines():
+                    m = RT_LINE_RE.match(line.strip())
+                    if m:
+                        rec["accesses"][m.group("id")] = {
+                            k: int(m.group(k)) for k in ("stale", "fresh", "other", "total")}
+                if rc != 0:
+                    rec["error"] = (err.strip() or out.strip())[-2000:]
+            r, outs = judge(seed, p, rec)
+            rows += r
+            for o in outs:
+                counts[o] = counts.get(o, 0) + 1
+            scenarios[str(seed)] = rec
+            log("  seed %-6s rc=%s %s" % (seed, rec["exit"], " ".join(
+                "%s=%s" % (r[1], r[5]) for r in rows if r[0] == seed)))
+    record = {"kind": "generated programs (runtime/gen/gpu_sample.py)",
+              "gpu": gpu[0], "driver": gpu[1],
+              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+              "seeds": args.seeds, "sample": args.sample, "size": args.size, "reps": args.reps,
+              "counts": counts, "scenarios": scenarios}
+    os.makedirs(args.results_dir, exist_ok=True)
+    path = os.path.join(args.results_dir, "gen_%s.json" % slug(*gpu))
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
+        f.write("\n")
+    report(rows, counts, log)
+    log("== wrote %s" % path)
+    bad = counts.get("CONTRADICTS", 0) + counts.get("run-failed", 0) + len(failed)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
