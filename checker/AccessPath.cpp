@@ -15,16 +15,7 @@ std::string ptrKey(const void *P) {
 } // namespace
 
 const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC) {
-  const CXXMethodDecl *M = MC->getMethodDecl();
-  const FunctionDecl *Def = nullptr;
-  if (!M || M->getNumParams() != 0 || M->isVirtual() || !M->hasBody(Def) ||
-      !Def)
-    return nullptr;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  if (!Body || Body->size() != 1)
-    return nullptr;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
-  const Expr *Value = Ret ? strip(Ret->getRetValue()) : nullptr;
+  const Expr *Value = singleReturnValue(MC);
   const Expr *Base = Value;
   while (const auto *ME = dyn_cast_or_null<MemberExpr>(Base)) {
     if (!isa<FieldDecl>(ME->getMemberDecl()))

@@ -572,20 +572,24 @@ capturedVars(const CXXMethodDecl *Lambda) {
   return Vars;
 }
 
-/// A member function without parameters whose visible body is `return
-/// *this;` or `return this;`, through casts (a CRTP base's `D &self() {
-/// return static_cast<D &>(*this); }`): the object it is called on.
-static bool returnsOwnObject(const CXXMemberCallExpr *MC) {
+const Expr *singleReturnValue(const CXXMemberCallExpr *MC) {
   const CXXMethodDecl *M = MC->getMethodDecl();
   const FunctionDecl *Def = nullptr;
   if (!M || M->getNumParams() != 0 || M->isVirtual() || !M->hasBody(Def) ||
       !Def)
-    return false;
+    return nullptr;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
   const auto *Ret = Body && Body->size() == 1
                         ? dyn_cast<ReturnStmt>(Body->body_front())
                         : nullptr;
-  const Expr *Value = Ret ? strip(Ret->getRetValue()) : nullptr;
+  return Ret ? strip(Ret->getRetValue()) : nullptr;
+}
+
+/// A member function whose visible body is `return *this;` or `return
+/// this;`, through casts (a CRTP base's `D &self() { return
+/// static_cast<D &>(*this); }`): the object it is called on.
+static bool returnsOwnObject(const CXXMemberCallExpr *MC) {
+  const Expr *Value = singleReturnValue(MC);
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Value);
       U && U->getOpcode() == UO_Deref)
     Value = strip(U->getSubExpr());

@@ -170,6 +170,11 @@ bool callsUnknownTarget(const CallExpr *C, const FunctionDecl *Callee);
 llvm::SmallVector<const VarDecl *, 8>
 capturedVars(const CXXMethodDecl *Lambda);
 
+/// The value a member function without parameters returns, when its
+/// visible body is one `return` statement and it is not virtual (an
+/// override may return another); stripped (see strip). Else null.
+const Expr *singleReturnValue(const CXXMemberCallExpr *MC);
+
 /// `this`, or `*this` (`(*this).wait()`), also through a member function
 /// that returns its own object (`self()` of a CRTP base).
 bool isThis(const Expr *E);
