@@ -180,6 +180,9 @@ public:
   /// place, or the unchanged initialiser of a local container). (A `break`
   /// may still leave the body early; the CFG shows that.)
   bool certainlyRuns(const Stmt *Loop) const;
+  /// A `for` over constant bounds (forBounds) with exactly one iteration,
+  /// its counter not changed in the body: its back edge is never taken.
+  bool runsOnce(const Stmt *Loop) const;
   /// Is V, a local pointer declared (at At: its initializer, or its
   /// declaration when it has none) in the body of a loop, bound to another
   /// buffer in each iteration of the innermost loop around it? Its

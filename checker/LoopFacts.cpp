@@ -119,27 +119,35 @@ FunctionFacts::firstTest(const Stmt *Loop) const {
   return FirstTest{*Lo, N, Op == BO_LE};
 }
 
+/// The uses of V under Root that are not reads of its value: writes, `&V`,
+/// bindings to references.
+static llvm::SmallVector<const DeclRefExpr *, 8>
+changesIn(const VarDecl *V, const Stmt *Root, const ParentMap &PM) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    const VarDecl *V;
+    llvm::SmallVector<const DeclRefExpr *, 8> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == V)
+        Found.push_back(D);
+      return true;
+    }
+  } W;
+  W.V = V;
+  W.TraverseStmt(const_cast<Stmt *>(Root));
+  llvm::erase_if(W.Found, [&](const DeclRefExpr *R) {
+    const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(PM.getParent(R));
+    return Read && Read->getCastKind() == CK_LValueToRValue;
+  });
+  return W.Found;
+}
+
 /// Every use of N other than a read of its value (a write, `&N`, a binding
 /// to a reference) comes before Loop in the source and outside any loop:
 /// N keeps one value from Loop on.
 bool FunctionFacts::changedOnlyBefore(const VarDecl *N,
                                       const Stmt *Loop) const {
-  struct Refs : RecursiveASTVisitor<Refs> {
-    const VarDecl *N;
-    llvm::SmallVector<const DeclRefExpr *, 8> Found;
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      if (D->getDecl() == N)
-        Found.push_back(D);
-      return true;
-    }
-  } W;
-  W.N = N;
-  W.TraverseStmt(const_cast<Stmt *>(Body));
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const DeclRefExpr *R : W.Found) {
-    const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(PM.getParent(R));
-    if (Read && Read->getCastKind() == CK_LValueToRValue)
-      continue;
+  for (const DeclRefExpr *R : changesIn(N, Body, PM)) {
     if (!SM.isBeforeInTranslationUnit(R->getBeginLoc(), Loop->getBeginLoc()))
       return false;
     for (const Stmt *P = PM.getParent(R); P; P = PM.getParent(P))
@@ -147,6 +155,13 @@ bool FunctionFacts::changedOnlyBefore(const VarDecl *N,
         return false;
   }
   return true;
+}
+
+bool FunctionFacts::runsOnce(const Stmt *Loop) const {
+  const auto *L = dyn_cast_or_null<ForStmt>(Loop);
+  std::optional<LoopBounds> B = L ? forBounds(L) : std::nullopt;
+  return B && B->Hi - B->Lo == 1 && L->getBody() &&
+         changesIn(B->Var, L->getBody(), PM).empty();
 }
 
 bool FunctionFacts::inLoopWithFirstTest(const Stmt *S,

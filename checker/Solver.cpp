@@ -224,6 +224,9 @@ std::optional<PendingState> Solver::run() {
   BodyFirstOrder Order(*Cfg);
   struct LoopHead {
     bool Certain = false;
+    /// One iteration only: the back edge's state reaches the exit, never
+    /// the body again (`for (int i = 0; i < 1; ++i)`).
+    bool Once = false;
     std::optional<AccessPath> Container;
     /// Skipped only when a loop with this first test did not run either.
     std::optional<FunctionFacts::FirstTest> First;
@@ -239,6 +242,7 @@ std::optional<PendingState> Solver::run() {
     const Stmt *Loop = B->getTerminatorStmt();
     LoopHead H;
     H.Certain = F.certainlyRuns(Loop);
+    H.Once = H.Certain && F.runsOnce(Loop);
     H.Container = F.loopContainer(Loop);
     H.First = F.firstTest(Loop);
     if (H.First)
@@ -334,10 +338,14 @@ std::optional<PendingState> Solver::run() {
                             B.getTerminatorStmt()))
         pollExit(Edge, Cond);
       bool Changed = false;
-      if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()])
-        Changed = JoinInto(Order.isBackEdge(&B, Succ) ? H->Back : H->Entry,
-                           Edge);
-      if (JoinChanged(In[Succ->getBlockID()], Edge) || Changed)
+      bool BackToOnce = false;
+      if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()]) {
+        bool Back = Order.isBackEdge(&B, Succ);
+        Changed = JoinInto(Back ? H->Back : H->Entry, Edge);
+        BackToOnce = Back && H->Once;
+      }
+      if ((!BackToOnce && JoinChanged(In[Succ->getBlockID()], Edge)) ||
+          Changed)
         Enqueue(Succ);
     }
   };

@@ -484,3 +484,23 @@ float pollThenWrongFallBack(float *h, const float *d, cudaStream_t s) {
   return h[0];
   // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
 }
+
+//===--- A loop of exactly one iteration --------------------------------------===//
+// Its back edge is never taken: a read at the top of the body cannot meet
+// the copy at its bottom; after the loop, the copy is in flight.
+void oneIteration(float *h, const float *d, cudaStream_t s) {
+  for (int i = 0; i < 1; ++i) {
+    consume(h[0]);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  }
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+void twoIterations(float *h, const float *d, cudaStream_t s) {
+  for (int i = 0; i < 2; ++i) {
+    consume(h[0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  }
+  cudaStreamSynchronize(s);
+}
