@@ -220,13 +220,9 @@ CallBindings EffectBuilder::bindings(const CallExpr *C,
     }
     if (!T->isFunctionPointerType() && !T->isFunctionType())
       continue;
-    const Expr *Fn = A->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(Fn);
-        U && U->getOpcode() == UO_AddrOf)
-      Fn = U->getSubExpr()->IgnoreParenImpCasts();
-    const auto *D = dyn_cast<DeclRefExpr>(Fn);
-    const FunctionDecl *Target =
-        D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
+    const FunctionDecl *Target = namedFunction(A);
+    // A pointer parameter this callable is itself bound with, passed on.
+    const auto *D = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
     for (const auto &[Outer, OuterFn] : F.Bound.Functions)
       if (D && D->getDecl() == Outer)
         Target = OuterFn;

@@ -8,7 +8,6 @@
 
 #include "Exceptions.h"
 #include "HelperSummaries.h"
-#include "LibraryCode.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -88,13 +87,6 @@ bool throwingCall(const Expr *Call, ASTContext &Ctx, unsigned Depth,
   if (Proto && Proto->isNothrow())
     return false;
   const FunctionDecl *Def = summarizable(Callee, Ctx.getSourceManager());
-  if (!Def && isa<CXXConstructorDecl>(Callee)) {
-    // A constructor is summarizable only for locals; read its body here.
-    const FunctionDecl *Body = nullptr;
-    if (Callee->hasBody(Body) && Body &&
-        !isToolchainCode(Body, Ctx.getSourceManager()))
-      Def = Body;
-  }
   return Def && visiblyThrows(Def, Ctx, Depth, Cache);
 }
 

@@ -10,7 +10,7 @@
 // so that a read in a handler reached by a throw between a copy and its
 // sync is reported (a CUDA_CHECK-style helper that throws on error).
 //
-// May call: HelperSummaries (summarizable), LibraryCode.
+// May call: HelperSummaries (summarizable).
 //
 //===----------------------------------------------------------------------===//
 

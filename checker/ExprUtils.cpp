@@ -528,6 +528,15 @@ const CXXMethodDecl *lambdaOf(const Expr *A, const VarDecl **Var) {
   return L ? L->getCallOperator() : nullptr;
 }
 
+const FunctionDecl *namedFunction(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
+  return D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
+}
+
 bool callsUnknownTarget(const CallExpr *C, const FunctionDecl *Callee) {
   if (isa<CUDAKernelCallExpr>(C) || C->isTypeDependent())
     return false;

@@ -152,6 +152,10 @@ const CXXMethodDecl *lambdaOperator(const FunctionDecl *F);
 /// std::forward / std::ref / std::cref. Sets *Var to that variable.
 const CXXMethodDecl *lambdaOf(const Expr *A, const VarDecl **Var = nullptr);
 
+/// The function E names: `f` or `&f` (past parentheses and implicit casts),
+/// as a function-pointer argument or initialiser spells it; else null.
+const FunctionDecl *namedFunction(const Expr *E);
+
 /// A call whose target the check cannot know, and which may therefore
 /// synchronize anything (no claim is made across it): through a pointer to
 /// a function or to a member function (`ops->sync(s)`, a backend's table

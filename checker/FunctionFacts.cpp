@@ -296,14 +296,6 @@ const FunctionDecl *FunctionFacts::calleeOf(const CallExpr *C) const {
   // A const pointer, or an element by a constant index of a const table,
   // initialised with a function: `static void (*const kWait[])(cudaStream_t)
   // = {noWait, streamWait}; kWait[kPolicy](s);`.
-  auto Named = [](const Expr *E) -> const FunctionDecl * {
-    E = E ? E->IgnoreParenImpCasts() : nullptr;
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
-        U && U->getOpcode() == UO_AddrOf)
-      E = U->getSubExpr()->IgnoreParenImpCasts();
-    const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
-    return D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
-  };
   const Expr *Table = Callee;
   std::optional<long long> Index;
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(Callee)) {
@@ -315,11 +307,11 @@ const FunctionDecl *FunctionFacts::calleeOf(const CallExpr *C) const {
         V && V->getType().isConstant(Ctx) && V->getInit()) {
       const Expr *Init = V->getInit()->IgnoreParenImpCasts();
       if (Table == Callee)
-        return Named(Init);
+        return namedFunction(Init);
       const auto *List = dyn_cast<InitListExpr>(Init);
       if (List && Index && *Index >= 0 &&
           static_cast<unsigned long long>(*Index) < List->getNumInits())
-        return Named(List->getInit(static_cast<unsigned>(*Index)));
+        return namedFunction(List->getInit(static_cast<unsigned>(*Index)));
     }
   const auto *D = dyn_cast<DeclRefExpr>(Callee);
   for (const auto &[Param, Fn] : Bound.Functions)

@@ -208,7 +208,6 @@ public:
     }
   };
   std::optional<FirstTest> firstTest(const Stmt *Loop) const;
-  bool changedOnlyBefore(const VarDecl *N, const Stmt *Loop) const;
   /// Is S inside the body of a loop whose first test is T?
   bool inLoopWithFirstTest(const Stmt *S, const FirstTest &T) const;
   /// The container a loop runs over, when it runs over all of it: a
@@ -367,6 +366,15 @@ private:
   mutable std::optional<
       llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 2>>>
       WritesIndex;
+  /// N is changed only before Loop, outside any loop (firstTest).
+  bool changedOnlyBefore(const VarDecl *N, const Stmt *Loop) const;
+  /// The uses of V in the body that are not reads of its value (writes,
+  /// `&V`, bindings to references), from one walk per variable on first
+  /// use (firstTest asks per loop and per copy in a loop).
+  llvm::ArrayRef<const DeclRefExpr *> changesOf(const VarDecl *V) const;
+  mutable llvm::DenseMap<const VarDecl *,
+                         llvm::SmallVector<const DeclRefExpr *, 4>>
+      ChangesIndex;
   std::vector<const CallExpr *> CaptureCalls; ///< begin / end of a capture
   /// Graph instantiations and event records (launchesCapture), in source
   /// order.

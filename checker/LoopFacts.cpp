@@ -119,13 +119,14 @@ FunctionFacts::firstTest(const Stmt *Loop) const {
   return FirstTest{*Lo, N, Op == BO_LE};
 }
 
-/// The uses of V under Root that are not reads of its value: writes, `&V`,
-/// bindings to references.
-static llvm::SmallVector<const DeclRefExpr *, 8>
-changesIn(const VarDecl *V, const Stmt *Root, const ParentMap &PM) {
+llvm::ArrayRef<const DeclRefExpr *>
+FunctionFacts::changesOf(const VarDecl *V) const {
+  auto [It, New] = ChangesIndex.try_emplace(V);
+  if (!New)
+    return It->second;
   struct Refs : RecursiveASTVisitor<Refs> {
     const VarDecl *V;
-    llvm::SmallVector<const DeclRefExpr *, 8> Found;
+    llvm::SmallVector<const DeclRefExpr *, 4> Found;
     bool VisitDeclRefExpr(DeclRefExpr *D) {
       if (D->getDecl() == V)
         Found.push_back(D);
@@ -133,12 +134,12 @@ changesIn(const VarDecl *V, const Stmt *Root, const ParentMap &PM) {
     }
   } W;
   W.V = V;
-  W.TraverseStmt(const_cast<Stmt *>(Root));
+  W.TraverseStmt(const_cast<Stmt *>(Body));
   llvm::erase_if(W.Found, [&](const DeclRefExpr *R) {
     const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(PM.getParent(R));
     return Read && Read->getCastKind() == CK_LValueToRValue;
   });
-  return W.Found;
+  return ChangesIndex[V] = std::move(W.Found);
 }
 
 /// Every use of N other than a read of its value (a write, `&N`, a binding
@@ -147,7 +148,7 @@ changesIn(const VarDecl *V, const Stmt *Root, const ParentMap &PM) {
 bool FunctionFacts::changedOnlyBefore(const VarDecl *N,
                                       const Stmt *Loop) const {
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const DeclRefExpr *R : changesIn(N, Body, PM)) {
+  for (const DeclRefExpr *R : changesOf(N)) {
     if (!SM.isBeforeInTranslationUnit(R->getBeginLoc(), Loop->getBeginLoc()))
       return false;
     for (const Stmt *P = PM.getParent(R); P; P = PM.getParent(P))
@@ -161,7 +162,9 @@ bool FunctionFacts::runsOnce(const Stmt *Loop) const {
   const auto *L = dyn_cast_or_null<ForStmt>(Loop);
   std::optional<LoopBounds> B = L ? forBounds(L) : std::nullopt;
   return B && B->Hi - B->Lo == 1 && L->getBody() &&
-         changesIn(B->Var, L->getBody(), PM).empty();
+         llvm::none_of(changesOf(B->Var), [&](const DeclRefExpr *R) {
+           return within(R, L->getBody());
+         });
 }
 
 bool FunctionFacts::inLoopWithFirstTest(const Stmt *S,
