@@ -8,6 +8,7 @@
 
 #include "AsyncCopyAnalysis.h"
 #include "CallableRun.h"
+#include "CallerContexts.h"
 #include "Effects.h"
 #include "FunctionFacts.h"
 #include "HelperSummaries.h"
@@ -42,6 +43,7 @@ RunResult runCallable(CallableRun &R) {
   Facts.Bound = R.Bound;
   Facts.SetsCurrentStreamCache = &R.Owner.setsCurrentStreamCache();
   Facts.Origins = &R.Owner.streamOrigins();
+  Facts.Contexts = &R.Owner.callerContexts();
   if (!Facts.collect())
     return Result;
   CallableEffects Effects;
@@ -73,6 +75,13 @@ StreamOrigins &AsyncCopyAnalysis::streamOrigins() {
   if (!Origins)
     Origins = std::make_unique<StreamOrigins>(Ctx, Model);
   return *Origins;
+}
+
+CallerContexts &AsyncCopyAnalysis::callerContexts() {
+  if (!Contexts)
+    Contexts = std::make_unique<CallerContexts>(Ctx, Model,
+                                                Opts.PerThreadDefaultStream);
+  return *Contexts;
 }
 
 CopySite *AsyncCopyAnalysis::newCopySite() {

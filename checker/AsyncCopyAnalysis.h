@@ -39,6 +39,7 @@
 namespace clang::tidy::cuda {
 
 class StreamOrigins;
+class CallerContexts;
 
 /// How the destination was touched on the host.
 enum class AccessKind {
@@ -298,6 +299,9 @@ public:
   /// FunctionFacts::Origins: members' and globals' streams across the
   /// translation unit (walked on first use).
   StreamOrigins &streamOrigins();
+  /// FunctionFacts::Contexts: what internal functions' and lambdas' callers
+  /// pass them (walked on first use).
+  CallerContexts &callerContexts();
   /// A new copy site, owned by the analysis (findings point to it).
   CopySite *newCopySite();
   /// Counts work (block visits weighted by the copies in flight).
@@ -366,6 +370,7 @@ private:
   std::unique_ptr<HelperSummary> TooCostlySummary;
   llvm::DenseMap<const FunctionDecl *, bool> SetsCurrentStream;
   std::unique_ptr<StreamOrigins> Origins;
+  std::unique_ptr<CallerContexts> Contexts;
   bool OverBudget = false;
   bool VisitCapped = false;
   std::unique_ptr<llvm::DenseMap<const FunctionDecl *, StreamOrderingFacts>>

@@ -156,6 +156,9 @@ private:
                    bool Blocking = false);
   /// Work on S at At: on the legacy default stream, a LegacyWork effect.
   void addStreamWork(const Stmt *At, const StreamRef &S);
+  /// The host waits at At for the work on S issued before it (a
+  /// StreamSync effect).
+  void addStreamSync(const Stmt *At, const StreamRef &S);
   void addBarrier(const Stmt *At);
   /// The producers, consumers and legacy work of a modelled call that is
   /// not a device-to-host copy (those: addConsumer where they are made).

@@ -301,6 +301,12 @@ void EffectBuilder::collectCallEffects() {
           if (!Pageable || StrictMode) {
             addCopy(C, Root, Pageable, On, nullptr);
             Out.Copies.back()->NeedsHostDestination = NeedsHost;
+          } else {
+            // Into pageable memory the call returns once the copy is done
+            // (docs/semantics.md, "pageable dst": 0/5 stale), and the copy
+            // ran after the work issued before it on its stream: the host
+            // has waited for that work too, as after a sync of the stream.
+            addStreamSync(C, On);
           }
           continue;
         }

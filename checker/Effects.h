@@ -27,8 +27,9 @@
 //    legacy default stream, which orders every blocking stream's earlier
 //    work before every blocking stream's later work), Barrier (a call that
 //    may order device work in ways not followed: StreamOrdering.h);
-//  - StreamSync: a library call that synchronizes the stream OnStream
-//    before it returns (a thrust algorithm with a synchronizing policy).
+//  - StreamSync: a call that synchronizes the stream OnStream before it
+//    returns (a thrust algorithm with a synchronizing policy; a
+//    device-to-host copy into pageable memory, outside StrictMode).
 //
 // May call: FunctionFacts, CudaApiModel, TorchModel, HostAccess,
 // LibraryProducers, HelperSummaries (summaries of callees, the copies they

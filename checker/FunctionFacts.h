@@ -24,6 +24,7 @@
 
 #include "AccessPath.h"
 #include "AsyncCopyAnalysis.h"
+#include "CallerContexts.h"
 #include "CudaApiModel.h"
 #include "StreamOrigins.h"
 #include "clang/AST/ASTContext.h"
@@ -113,6 +114,10 @@ public:
   /// Members' and globals' streams across the translation unit (owned by
   /// AsyncCopyAnalysis; null: none known).
   StreamOrigins *Origins = nullptr;
+  /// What the callers of this callable (or of the function declaring a
+  /// variable it captures) give it (owned by AsyncCopyAnalysis; null: the
+  /// context is not read).
+  CallerContexts *Contexts = nullptr;
 
   //--- Queries --------------------------------------------------------------
   /// The function a call calls: its direct callee, the function a bound
@@ -226,6 +231,8 @@ public:
   /// The provenance of a buffer root (bufferRoot): its alias class's,
   /// or its declaration's (a std::vector, a local array).
   Provenance provenanceOf(const Expr *Root);
+  /// The same for a variable of this callable, or one it captures.
+  Provenance provenanceOfVar(const VarDecl *V);
   /// What a variable's declaration alone says: std containers and local
   /// arrays and scalars are pageable.
   static Provenance varProvenance(const VarDecl *V);
@@ -339,6 +346,7 @@ private:
   StreamRef anyStream(const Expr *E) const;
   const CXXConstructExpr *guardOf(const Expr *Object) const;
   Provenance declProvenance(const Expr *Root);
+  Provenance contextProvenance(const VarDecl *V);
   const Expr *currentStreamSource(const Expr *E) const;
   const Expr *streamSource(const Expr *E) const;
 

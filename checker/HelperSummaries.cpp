@@ -186,6 +186,12 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     if (Stream >= 0) {
       S->Stream.K = StreamRef::Named;
       S->Stream.Path = AccessPath::ofDecl(FD->getParamDecl(Stream));
+    } else if (Stream == SummarySeed::AnyBlockingStream) {
+      // A stream no expression of the helper names (the path of the
+      // helper itself), blocking: covered by the legacy stream's syncs.
+      S->Stream.K = StreamRef::Named;
+      S->Stream.Path = AccessPath::ofDecl(FD);
+      S->Stream.Spelling = "a blocking stream of the caller";
     }
   };
   for (int S : StreamParams)
@@ -275,9 +281,11 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       }
   for (unsigned P = 0; P < FD->getNumParams(); ++P) {
     QualType T = FD->getParamDecl(P)->getType();
-    if (T->isPointerType() || T->isReferenceType() || isStdContainer(T))
+    if (T->isPointerType() || T->isReferenceType() || isStdContainer(T)) {
       for (int S : StreamParams)
         Seed(P, S);
+      Seed(P, SummarySeed::AnyBlockingStream);
+    }
   }
   // Events the helper synchronizes that the caller names too: an event
   // seed is covered by its event at entry (see seedEntry()).

@@ -75,7 +75,9 @@ struct HelperSummary {
   };
   std::vector<EventRecord> RecordsEvents;
   /// Per pointer parameter: touched on the host before a sync of the
-  /// given stream parameter (index), or of no stream at all (-1).
+  /// given stream parameter (index), of the legacy default stream (for a
+  /// copy on a blocking stream the helper does not name:
+  /// SummarySeed::AnyBlockingStream), or of no stream at all (-1).
   std::vector<std::vector<int>> AccessedUnlessSynced;
   std::vector<const Stmt *> AccessSite; ///< per parameter, first access
   /// An event the helper synchronizes on every path before each of its
@@ -202,8 +204,17 @@ std::vector<unsigned> testedParams(
 struct SummarySeed {
   /// A stream seed that is neither a parameter nor "any stream".
   static constexpr int MemberOrGlobalStream = -2;
+  /// A buffer seed on a blocking stream of the caller's that the helper
+  /// does not name (the legacy or per-thread default stream, a stream
+  /// created without cudaStreamNonBlocking): unlike "any stream", a sync of
+  /// the legacy default stream in the helper (cudaStreamSynchronize(0), a
+  /// blocking cudaMemcpy) covers it, since the legacy stream waits for every
+  /// blocking stream's earlier work ("Stream synchronization behavior").
+  static constexpr int AnyBlockingStream = -3;
   int Param = -1;       ///< into this buffer parameter (or -1)
-  int StreamParam = -1; ///< on this stream parameter (-1: any stream)
+  /// On this stream parameter (-1: any stream; or one of the constants
+  /// above).
+  int StreamParam = -1;
   /// Into a buffer the caller names too (Param is then -1): a lambda's
   /// capture, a member of `this`, a global. An index into
   /// HelperSummary::Named.

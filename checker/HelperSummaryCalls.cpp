@@ -387,6 +387,8 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
             isStreamOrWrapper(C->getArg(J + Shift)->getType()) &&
             F.streamOf(C->getArg(J + Shift)).sameStream(Copy->Stream))
           Seed = J;
+      if (Seed < 0 && isBlockingStream(Copy->Stream))
+        Seed = SummarySeed::AnyBlockingStream;
       if (guardCovers(F, St, S->AccessGuards[P], C, Lambda, Id))
         continue; // an event it waits for first covers the copy
       if (llvm::is_contained(S->AccessedUnlessSynced[P], Seed)) {

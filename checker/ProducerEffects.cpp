@@ -390,12 +390,15 @@ void EffectBuilder::addThrustCall(const CallExpr *C, const ThrustCall &T) {
   addStreamWork(C, S);
   for (unsigned I : T.Outputs)
     addProducer(C, C->getArg(I), S);
-  if (T.Synchronizes) {
-    Effect Ev(Effect::StreamSync);
-    Ev.Anchor = C;
-    Ev.OnStream = &Out.Streams.emplace_back(S);
-    Out.List.push_back(std::move(Ev));
-  }
+  if (T.Synchronizes)
+    addStreamSync(C, S);
+}
+
+void EffectBuilder::addStreamSync(const Stmt *At, const StreamRef &S) {
+  Effect Ev(Effect::StreamSync);
+  Ev.Anchor = At;
+  Ev.OnStream = &Out.Streams.emplace_back(S);
+  Out.List.push_back(std::move(Ev));
 }
 
 void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,

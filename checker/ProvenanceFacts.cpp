@@ -27,7 +27,16 @@ Provenance FunctionFacts::declProvenance(const Expr *Root) {
     return isStdContainer(Root->getType())      ? Provenance::Pageable
            : isDeviceContainer(Root->getType()) ? Provenance::Device
                                                 : Provenance::Unknown;
-  return varProvenance(V);
+  return contextProvenance(V);
+}
+
+/// What V's declaration says, or else what the callers of the function
+/// declaring it give it (CallerContexts), unless this callable changes it.
+Provenance FunctionFacts::contextProvenance(const VarDecl *V) {
+  Provenance P = varProvenance(V);
+  if (P == Provenance::Unknown && Contexts && !MutatedVars.count(V))
+    P = Contexts->provenanceOf(V, FD);
+  return P;
 }
 
 /// A complete class whose fields (and bases' fields), arrays included,
@@ -76,6 +85,11 @@ Provenance FunctionFacts::varProvenance(const VarDecl *V) {
 Provenance FunctionFacts::provenanceOf(const Expr *Root) {
   Provenance P = Aliases.provenance(AccessPath::of(Root));
   return std::max(P, declProvenance(Root));
+}
+
+Provenance FunctionFacts::provenanceOfVar(const VarDecl *V) {
+  Provenance P = Aliases.provenance(AccessPath::ofVar(V));
+  return std::max(P, contextProvenance(V));
 }
 
 /// Where a tensor's storage lives, from the expression that gives the

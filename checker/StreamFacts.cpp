@@ -100,6 +100,10 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   S.Path = handleOf(E);
   S.Elements = elementsOf(E);
   S.NonBlocking = isNonBlockingStream(S.Path);
+  // A handle a lambda captures, created non-blocking where it is declared.
+  if (!S.NonBlocking && Contexts && S.Path.steps().empty())
+    S.NonBlocking = Contexts->createdNonBlocking(
+        dyn_cast_or_null<VarDecl>(S.Path.rootDecl()), FD);
   S.Fresh = FreshStreams.count(S.Path) != 0;
   S.Rebound = S.Path.steps().empty() &&
               ReboundStreams.count(

@@ -4,8 +4,8 @@
 // other units, as the format below, into one file per unit
 // (SummaryFiles.h). Also usrOf and isExported.
 //
-// The format (version 1), one file per translation unit:
-//   { "format": SummaryFormatName, "version": 1, "file": <main file>,
+// The format (version 2), one file per translation unit:
+//   { "format": SummaryFormatName, "version": 2, "file": <main file>,
 //     "functions": [ <function> ... ], "calls": [ <USR> ... ],
 //     "consults": [ <USR> ... ],
 //     "inputs": [ <the unit's own files: main file, project headers> ] }
@@ -19,7 +19,10 @@
 //     "tooCostly", "syncsDevice", "syncsStreamParams": [i], "syncsStreams":
 //     [<stream>], "syncsEventParams": [i], "syncsEvents": [<event>],
 //     "recordsEvents": [{"eventParam" | "event", "streamParam" | "stream"}],
-//     "accesses": [{"param", "unlessSynced": [stream param or -1],
+//     "accesses": [{"param", "unlessSynced": [stream param, or -1 (no
+//                   stream), or -3 (a blocking stream the function does
+//                   not name: covered by the legacy stream's syncs; new in
+//                   version 2)],
 //                   "guards": [<guard>]}],
 //     "copies": [{"dst" | "dstNamed" | "returned", "streamParam" | "stream",
 //                 "at", "coveredBy": [record], "joinedInto": [{"param" |

@@ -454,7 +454,8 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
       const Object *Acc = V.getAsObject();
       std::optional<int> P = Acc ? index(*Acc, "param", NP) : std::nullopt;
       std::optional<std::vector<int>> Unless =
-          Acc ? integers(Acc->getArray("unlessSynced"), -1, Params)
+          Acc ? integers(Acc->getArray("unlessSynced"),
+                         SummarySeed::AnyBlockingStream, Params)
               : std::nullopt;
       if (!P || *P < 0 || !Unless)
         return nullptr; // an access is never dropped

@@ -115,6 +115,38 @@ def report(rows, counts, log):
     log("\n== %s" % ", ".join("%s: %d" % kv for kv in sorted(counts.items())))
 
 
+def write_record(record, path):
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+def recount(record):
+    """Outcome counts over every scenario of a record (as judged when stored)."""
+    counts = {}
+    for rec in record["scenarios"].values():
+        for m in rec.get("model", {}).values():
+            counts[m["outcome"]] = counts.get(m["outcome"], 0) + 1
+    return counts
+
+
+def merged_record(path, size):
+    """The stored record at path, in the merging form: each scenario carries
+    its reps, the runs that measured them are a list. Raises ValueError when
+    it was measured at another program size (other programs for the seeds)."""
+    with open(path, encoding="utf-8") as f:
+        record = json.load(f)
+    if record.get("size", G.DEFAULT_SIZE) != size:
+        raise ValueError("it holds programs of size %s, not %d" % (record.get("size"), size))
+    if "runs" not in record:  # a single run's file, from before --merge
+        record["runs"] = [{k: record.pop(k) for k in ("date", "seeds", "sample", "reps")
+                           if k in record}]
+    for rec in record["scenarios"].values():
+        rec.setdefault("reps", record["runs"][0].get("reps"))
+    return record
+
+
 def rescore(path, out, log):
     """Judges a stored measurement again with the current model (no GPU)."""
     with open(path, encoding="utf-8") as f:
@@ -160,6 +192,9 @@ def main(argv=None):
                     help="judge a stored measurement again with the current model (no GPU, no "
                          "build); with -o, write the re-judged file there")
     ap.add_argument("-o", "--output", help="with --rescore: where to write")
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the scenarios already in this GPU's results file and add (or "
+                         "replace) the ones measured now; each scenario keeps its own reps")
     args = ap.parse_args(argv)
 
     def log(m):
@@ -207,12 +242,26 @@ def main(argv=None):
                ", ".join(failed)))
         return 1 if failed else 0
 
-    rows, counts, scenarios = [], {}, {}
+    path = os.path.join(args.results_dir, "gen_%s.json" % slug(*gpu))
+    record = {"kind": "generated programs (runtime/gen/gpu_sample.py)",
+              "gpu": gpu[0], "driver": gpu[1], "size": args.size, "runs": [],
+              "scenarios": {}}
+    if args.merge and os.path.exists(path):
+        try:
+            record = merged_record(path, args.size)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print("gpu_sample.py: error: cannot merge into %s: %s" % (path, e), file=sys.stderr)
+            return 2
+    record["runs"].append({
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "seeds": args.seeds, "sample": args.sample, "reps": args.reps})
+    os.makedirs(args.results_dir, exist_ok=True)
+    rows, counts, scenarios = [], {}, record["scenarios"]
     for case, part in units:
         ok, exe = built[case.name]
         for p in part:
             seed = p["seed"]
-            rec = {"unit": case.name, "exit": None, "accesses": {}}
+            rec = {"unit": case.name, "exit": None, "accesses": {}, "reps": args.reps}
             if ok:
                 rc, out, err = run([exe, "-s", str(seed), "-n", str(args.reps)],
                                    timeout=args.timeout)
@@ -231,17 +280,12 @@ def main(argv=None):
             scenarios[str(seed)] = rec
             log("  seed %-6s rc=%s %s" % (seed, rec["exit"], " ".join(
                 "%s=%s" % (r[1], r[5]) for r in rows if r[0] == seed)))
-    record = {"kind": "generated programs (runtime/gen/gpu_sample.py)",
-              "gpu": gpu[0], "driver": gpu[1],
-              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-              "seeds": args.seeds, "sample": args.sample, "size": args.size, "reps": args.reps,
-              "counts": counts, "scenarios": scenarios}
-    os.makedirs(args.results_dir, exist_ok=True)
-    path = os.path.join(args.results_dir, "gen_%s.json" % slug(*gpu))
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(record, f, indent=1, sort_keys=True)
-        f.write("\n")
+        write_record(record, path)  # after each program: a run cut short keeps what it measured
+    record["counts"] = recount(record)
+    write_record(record, path)
     report(rows, counts, log)
+    log("== all scenarios in %s: %s" % (path, ", ".join(
+        "%s: %d" % kv for kv in sorted(record["counts"].items()))))
     log("== wrote %s" % path)
     bad = counts.get("CONTRADICTS", 0) + counts.get("run-failed", 0) + len(failed)
     return 1 if bad else 0

@@ -760,3 +760,41 @@ float nonBlockingCopyLegacyHelper(float *h, const float *d) {
   // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
   // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
 }
+
+//===--- Helpers that read a buffer after syncing the legacy stream -------===//
+// A helper that synchronizes the legacy default stream (here by a blocking
+// cudaMemcpy) before it reads its buffer parameter: a copy the caller left
+// on a blocking stream the helper does not name is complete by then, since
+// the legacy stream waits for every blocking stream's earlier work; one on
+// a non-blocking stream is not, nor is one left to a per-thread sync.
+static float readAfterBlockingCopy(float *h, float *o, const float *d) {
+  cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+  return h[0];
+}
+static float readAfterPerThreadSync(float *h) {
+  cudaStreamSynchronize(cudaStreamPerThread);
+  return h[0];
+}
+float blockingStreamThenLegacyHelper(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return readAfterBlockingCopy(h, o, d);
+  // DEPTH0: :[[@LINE-1]]:32: warning: 'h' is passed to
+}
+float nonBlockingStreamThenLegacyHelper(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return readAfterBlockingCopy(h, o, d);
+  // CHECK: :[[@LINE-1]]:32: warning: 'h' is passed to 'readAfterBlockingCopy' before
+  // DEPTH0: :[[@LINE-2]]:32: warning: 'h' is passed to
+}
+float blockingStreamThenPerThreadHelper(float *h, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return readAfterPerThreadSync(h);
+  // CHECK: :[[@LINE-1]]:33: warning: 'h' is passed to 'readAfterPerThreadSync' before
+  // DEPTH0: :[[@LINE-2]]:33: warning: 'h' is passed to
+}
