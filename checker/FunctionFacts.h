@@ -213,6 +213,10 @@ public:
     }
   };
   std::optional<FirstTest> firstTest(const Stmt *Loop) const;
+  /// firstTest of a for loop whose counter only grows (`++i`, `i++`, `i +=
+  /// 1`, written nowhere in the body): every entry of its body has the
+  /// bound past the counter's first value, not only the first.
+  std::optional<FirstTest> countingUp(const ForStmt *L) const;
   /// Is S inside the body of a loop whose first test is T?
   bool inLoopWithFirstTest(const Stmt *S, const FirstTest &T) const;
   /// The container a loop runs over, when it runs over all of it: a
@@ -376,6 +380,7 @@ private:
       WritesIndex;
   /// N is changed only before Loop, outside any loop (firstTest).
   bool changedOnlyBefore(const VarDecl *N, const Stmt *Loop) const;
+  bool stepsByOne(const ForStmt *L, const VarDecl *V) const;
   /// The uses of V in the body that are not reads of its value (writes,
   /// `&V`, bindings to references), from one walk per variable on first
   /// use (firstTest asks per loop and per copy in a loop).

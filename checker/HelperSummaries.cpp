@@ -405,6 +405,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   auto S = std::make_unique<HelperSummary>();
   unsigned NP = Def->getNumParams();
   S->SyncsStreamParam.assign(NP, false);
+  S->SyncsStreamParamIfBlocking.assign(NP, false);
   S->AccessedUnlessSynced.assign(NP, {});
   S->AccessSite.assign(NP, nullptr);
   S->AccessGuards.assign(NP, {});
@@ -431,10 +432,13 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
         S->SyncsStreams.push_back(C.Stream);
       continue;
     }
-    if (Sd->StreamParam < 0)
+    if (Sd->StreamParam < 0) {
       S->SyncsDevice = Cleared;
-    else
+    } else {
       S->SyncsStreamParam[Sd->StreamParam] = Cleared;
+      S->SyncsStreamParamIfBlocking[Sd->StreamParam] =
+          !Cleared && Exit.Pending.at(Id).LegacyCovered;
+    }
   }
   for (const auto &[Key, P] : Exit.Producers) {
     // Work the helper itself made something wait for, or recorded an event
@@ -597,6 +601,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
         0, -1, C.Stream, C.InnerCopy ? C.InnerCopy : C.Call, -1, {}, {}};
     PC.CopyAt = C.InnerCopyAt;
     PC.NeedsHostDestination = C.NeedsHostDestination;
+    PC.UnlessBlocking = Pend.LegacyCovered;
     for (unsigned N = 0; N < RecordCovers.size(); ++N)
       if (RecordCovers[N]->count(Id))
         PC.CoveredBy.push_back(N);

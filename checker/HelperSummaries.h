@@ -49,6 +49,10 @@ struct HelperSummary {
   bool TooCostly = false;
   bool SyncsDevice = false;           ///< on every path to its exit
   std::vector<bool> SyncsStreamParam; ///< per parameter
+  /// Per parameter: synchronized on every path only through the legacy
+  /// default stream (a blocking cudaMemcpy, cudaStreamSynchronize(0)),
+  /// which waits for the caller's stream only where it is blocking.
+  std::vector<bool> SyncsStreamParamIfBlocking;
   /// Streams that are not parameters but members of the object the helper
   /// is called on (`this->s_`) or globals, synchronized on every path;
   /// keyed as in the helper (`this->...`), rebased at the call.
@@ -120,6 +124,9 @@ struct HelperSummary {
     /// argument is host memory (pinned, pageable under StrictMode, or
     /// dereferenced on the host by the caller).
     bool NeedsHostDestination = false;
+    /// On a stream parameter, met by a sync of the legacy default stream
+    /// on every path: complete at a caller whose stream is blocking.
+    bool UnlessBlocking = false;
     /// A summary imported from another translation unit (SummaryFiles.h):
     /// where the copy is, as `file:line:col` (Copy is null then).
     std::string CopyAt{};

@@ -304,6 +304,8 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
         (Prov == Provenance::Pageable && !R.options().StrictMode))
       continue;
     StreamRef Stream = pendingCopyStream(F, PC, C, CalleeLambda);
+    if (PC.UnlessBlocking && isBlockingStream(Stream))
+      continue; // the helper's legacy-stream sync waited for it
     CopySite *Site = Out.newCopy(R);
     Site->Call = C;
     Site->InnerCopy = PC.Copy;
@@ -323,6 +325,20 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
   return Ids;
 }
 
+static std::optional<StreamRef> syncedParamStream(FunctionFacts &F,
+                                           const HelperSummary &S,
+                                           const CallExpr *C, unsigned J) {
+  unsigned Shift = argShift(C);
+  if (J + Shift >= C->getNumArgs())
+    return std::nullopt;
+  StreamRef Arg = F.streamOf(C->getArg(J + Shift));
+  if (S.SyncsStreamParam[J] ||
+      (J < S.SyncsStreamParamIfBlocking.size() &&
+       S.SyncsStreamParamIfBlocking[J] && isBlockingStream(Arg)))
+    return Arg;
+  return std::nullopt;
+}
+
 std::vector<StreamRef> syncedStreamsAtCall(FunctionFacts &F,
                                            const HelperSummary &S,
                                            const CallExpr *C) {
@@ -331,10 +347,9 @@ std::vector<StreamRef> syncedStreamsAtCall(FunctionFacts &F,
   for (StreamRef Synced : S.SyncsStreams)
     if (streamAtCall(F, Synced, C, Lambda))
       Out.push_back(Synced);
-  unsigned Shift = argShift(C);
   for (unsigned J = 0; J < S.SyncsStreamParam.size(); ++J)
-    if (S.SyncsStreamParam[J] && J + Shift < C->getNumArgs())
-      Out.push_back(F.streamOf(C->getArg(J + Shift)));
+    if (std::optional<StreamRef> Synced = syncedParamStream(F, S, C, J))
+      Out.push_back(*Synced);
   return Out;
 }
 
@@ -387,11 +402,18 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
             isStreamOrWrapper(C->getArg(J + Shift)->getType()) &&
             F.streamOf(C->getArg(J + Shift)).sameStream(Copy->Stream))
           Seed = J;
-      if (Seed < 0 && isBlockingStream(Copy->Stream))
+      bool Blocking = isBlockingStream(Copy->Stream);
+      if (Seed < 0 && Blocking)
         Seed = SummarySeed::AnyBlockingStream;
       if (guardCovers(F, St, S->AccessGuards[P], C, Lambda, Id))
         continue; // an event it waits for first covers the copy
-      if (llvm::is_contained(S->AccessedUnlessSynced[P], Seed)) {
+      // On a stream parameter, a blocking stream is also waited for by the
+      // helper's syncs of the legacy stream, which its "blocking stream"
+      // seed records.
+      const std::vector<int> &Unless = S->AccessedUnlessSynced[P];
+      if (llvm::is_contained(Unless, Seed) &&
+          (Seed < 0 || !Blocking ||
+           llvm::is_contained(Unless, SummarySeed::AnyBlockingStream))) {
         Sv.report(St, Class, AccessKind::PassedToFunction, A, Root, Callee,
                S->AccessSite[P]);
         break;
@@ -438,8 +460,8 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     St.Pending.clear();
   } else {
     for (unsigned J = 0; J < S->SyncsStreamParam.size(); ++J)
-      if (S->SyncsStreamParam[J] && J + Shift < NumArgs)
-        Sv.syncStream(St, F.streamOf(C->getArg(J + Shift)), Where);
+      if (std::optional<StreamRef> Synced = syncedParamStream(F, *S, C, J))
+        Sv.syncStream(St, *Synced, Where);
   }
   // Copies it leaves in flight, issued after its records: a record the
   // helper made after a copy covers it.

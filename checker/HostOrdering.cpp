@@ -102,7 +102,8 @@ void EffectBuilder::addThreadStart(const Expr *Start, const Expr *Fn,
                                : R.summaryOf(Callee, bindings(C, Callee));
   if (!S || S->TooCostly ||
       (!S->SyncsDevice && S->SyncsStreams.empty() &&
-       llvm::none_of(S->SyncsStreamParam, [](bool B) { return B; })))
+       llvm::none_of(S->SyncsStreamParam, [](bool B) { return B; }) &&
+       llvm::none_of(S->SyncsStreamParamIfBlocking, [](bool B) { return B; })))
     return;
   Effect Ev(Effect::ThreadStart);
   Ev.Anchor = Start;

@@ -87,17 +87,20 @@ FunctionFacts::forBounds(const ForStmt *L) const {
     Hi = *B + 1;
   else
     return std::nullopt;
-  // inc: ++i, i++, i += 1
-  const Expr *Inc = L->getInc() ? L->getInc()->IgnoreParenImpCasts() : nullptr;
-  bool Step = false;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
-    Step = U->isIncrementOp() && varOf(U->getSubExpr()) == V;
-  else if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-    Step = A->getOpcode() == BO_AddAssign && varOf(A->getLHS()) == V &&
-           evalInt(A->getRHS(), Ctx) == 1;
-  if (!Step)
+  if (!stepsByOne(L, V))
     return std::nullopt;
   return LoopBounds{V, *Lo, Hi};
+}
+
+/// inc: ++i, i++, i += 1
+bool FunctionFacts::stepsByOne(const ForStmt *L, const VarDecl *V) const {
+  const Expr *Inc = L->getInc() ? L->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    return U->isIncrementOp() && varOf(U->getSubExpr()) == V;
+  if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    return A->getOpcode() == BO_AddAssign && varOf(A->getLHS()) == V &&
+           evalInt(A->getRHS(), Ctx) == 1;
+  return false;
 }
 
 std::optional<FunctionFacts::FirstTest>
@@ -117,6 +120,18 @@ FunctionFacts::firstTest(const Stmt *Loop) const {
       !changedOnlyBefore(N, L))
     return std::nullopt;
   return FirstTest{*Lo, N, Op == BO_LE};
+}
+
+std::optional<FunctionFacts::FirstTest>
+FunctionFacts::countingUp(const ForStmt *L) const {
+  std::optional<FirstTest> T = firstTest(L);
+  const VarDecl *V = T ? forInit(L).first : nullptr;
+  if (!V || !L->getBody() || !stepsByOne(L, V) ||
+      llvm::any_of(changesOf(V), [&](const DeclRefExpr *R) {
+        return within(R, L->getBody());
+      }))
+    return std::nullopt;
+  return T;
 }
 
 llvm::ArrayRef<const DeclRefExpr *>

@@ -23,19 +23,28 @@ template <class T> std::set<T> intersect(const std::set<T> &A,
 //===----------------------------------------------------------------------===//
 
 bool Literal::operator<(const Literal &O) const {
-  return std::tie(V, Field, Eq, C) < std::tie(O.V, O.Field, O.Eq, O.C);
+  return std::tie(V, Field, Rel, Eq, C) <
+         std::tie(O.V, O.Field, O.Rel, O.Eq, O.C);
 }
 
 bool Literal::operator==(const Literal &O) const {
-  return sameSubject(O) && Eq == O.Eq && C == O.C;
+  return sameSubject(O) && Rel == O.Rel && Eq == O.Eq && C == O.C;
 }
 
 bool Literal::contradicts(const Literal &O) const {
   if (!sameSubject(O))
     return false;
-  if (Eq && O.Eq)
-    return C != O.C;
-  return Eq != O.Eq && C == O.C;
+  if (Rel == 0 && O.Rel == 0) {
+    if (Eq && O.Eq)
+      return C != O.C;
+    return Eq != O.Eq && C == O.C;
+  }
+  if (Rel != 0 && O.Rel != 0) // v >= a and v <= b: empty when b < a
+    return Rel != O.Rel && (Rel > 0 ? O.C < C : C < O.C);
+  const Literal &Point = Rel == 0 ? *this : O, &Bound = Rel == 0 ? O : *this;
+  if (!Point.Eq)
+    return false; // v != a leaves v >= b (v <= b) satisfiable
+  return Bound.Rel > 0 ? Point.C < Bound.C : Point.C > Bound.C;
 }
 
 //===----------------------------------------------------------------------===//
@@ -101,7 +110,8 @@ bool PathConditions::assume(const Literal &L) {
 
 bool PendingCopy::operator==(const PendingCopy &O) const {
   return Miss.Reason == O.Miss.Reason && Miss.Where == O.Miss.Where &&
-         Conditions == O.Conditions && Site == O.Site;
+         Conditions == O.Conditions && Site == O.Site &&
+         LegacyCovered == O.LegacyCovered;
 }
 
 //===----------------------------------------------------------------------===//
@@ -178,6 +188,7 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
     if (Prefer(P.Miss, It->second.Miss))
       It->second.Miss = P.Miss;
     It->second.Conditions.add(P.Conditions);
+    It->second.LegacyCovered &= P.LegacyCovered;
   }
   for (auto It = Queried.begin(); It != Queried.end();) {
     auto Other = O.Queried.find(It->first);
@@ -246,7 +257,7 @@ bool PendingState::assume(const Literal &L) {
       return false;
     if (A.sameSubject(L)) {
       ++SameVar;
-      Implied |= A.Eq;
+      Implied |= A.Eq && A.Rel == 0;
     }
   }
   for (auto It = Pending.begin(); It != Pending.end();)
@@ -254,8 +265,8 @@ bool PendingState::assume(const Literal &L) {
   for (auto It = Producers.begin(); It != Producers.end();)
     It = It->second.Conditions.assume(L) ? std::next(It)
                                          : Producers.erase(It);
-  if (L.Eq) {
-    // v == C implies every v != C' kept so far.
+  if (L.Eq && L.Rel == 0) {
+    // v == C implies every other literal of v kept so far.
     for (auto It = Assumed.begin(); It != Assumed.end();)
       It = It->sameSubject(L) ? Assumed.erase(It) : std::next(It);
     Assumed.insert(L);

@@ -49,6 +49,11 @@ struct Literal {
   /// parameter or local whose object is const: `const Opts &o`), or null
   /// for V itself. A write of V ends it too.
   const FieldDecl *Field = nullptr;
+  /// 0: the test above (`v == C` when Eq, else `v != C`); +1: `v >= C`;
+  /// -1: `v <= C` (Eq unused). An integer comparison with a constant
+  /// (`if (n > 0)`), or a counting loop's body entered (`for (int i = 0; i
+  /// < n; ++i)` gives `n >= 1` in the body).
+  signed char Rel = 0;
   bool sameSubject(const Literal &O) const {
     return V == O.V && Field == O.Field;
   }
@@ -90,6 +95,10 @@ struct PendingCopy {
   MissNote Miss; ///< the last sync-like call that did not cover it
   PathConditions Conditions; ///< under which one was issued
   unsigned Site = 0; ///< the copy site that issued it last (for notes)
+  /// A summary run: on every path a sync of the legacy default stream met
+  /// it on a stream parameter of unknown flags, which covers it only where
+  /// the caller's stream is blocking (Solver::syncStream).
+  bool LegacyCovered = false;
 
   bool operator==(const PendingCopy &O) const;
 };

@@ -61,6 +61,8 @@ public:
   //--- Transfers (also applied by HelperSummaries at helper calls) --------
   /// A host sync of stream S at Where.
   void syncStream(PendingState &St, const StreamRef &S, const Expr *Where);
+  /// S is a stream parameter of the callable whose flags it cannot know.
+  bool isUnknownFlagsParam(const StreamRef &S) const;
   /// cudaEventSynchronize of an event (by expression, or by key and name).
   void syncEvent(PendingState &St, const Expr *EventE, const Expr *Where);
   /// Elements: which elements of an array of events the sync names.

@@ -12,6 +12,7 @@
 #include "ExprUtils.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include <limits>
 
 namespace clang::tidy::cuda {
 
@@ -90,7 +91,7 @@ std::optional<Literal> Solver::conditionLiteral(const Expr *Cond,
 void Solver::nullStreamEdge(PendingState &Edge, const Expr *Cond,
                             bool OnTrue) const {
   std::optional<Literal> L = literalOf(Cond, OnTrue);
-  if (!L || L->Field || !L->Eq || L->C != 0 ||
+  if (!L || L->Field || L->Rel != 0 || !L->Eq || L->C != 0 ||
       !isStreamType(L->V->getType()) ||
       F.MutatedVars.count(L->V))
     return;
@@ -119,7 +120,9 @@ std::optional<bool> Solver::boundCondition(const Expr *Cond) const {
   std::optional<long long> V =
       L && !L->Field ? F.knownValue(L->V) : std::nullopt;
   if (V)
-    return (*V == L->C) == L->Eq;
+    return L->Rel == 0  ? (*V == L->C) == L->Eq
+           : L->Rel > 0 ? *V >= L->C
+                        : *V <= L->C;
   // A const member every constructor sets to one constant, of any object
   // (`if (blocking_)`, `if (r.mode == kSync)`).
   bool Positive = true;
@@ -188,6 +191,15 @@ void Solver::findCorrelated(const CFG &Cfg) {
 }
 
 std::optional<Literal> Solver::literalOf(const Expr *Cond, bool OnTrue) const {
+  // A counting loop's test: its body is entered only while the bound
+  // exceeds the counter's first value.
+  if (const auto *For = dyn_cast_or_null<ForStmt>(F.PM.getParent(Cond));
+      For && OnTrue && For->getCond() == Cond)
+    if (std::optional<FunctionFacts::FirstTest> T = F.countingUp(For);
+        T && !F.AddressTaken.count(T->Bound) &&
+        !T->Bound->getType()->isReferenceType())
+      return Literal{T->Bound, false, T->Lo + (T->Inclusive ? 0 : 1),
+                     nullptr, +1};
   Cond = strip(Cond);
   bool Positive = OnTrue;
   while (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond)) {
@@ -233,19 +245,34 @@ std::optional<Literal> Solver::literalOf(const Expr *Cond, bool OnTrue) const {
     return L;
   }
   const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
-  if (!B || !B->isEqualityOp())
+  if (!B || !(B->isEqualityOp() || B->isRelationalOp()))
     return std::nullopt;
   std::optional<Literal> L = Stable(B->getLHS());
   const Expr *Other = B->getRHS();
+  BinaryOperatorKind Op = B->getOpcode();
   if (!L) {
     L = Stable(B->getRHS());
     Other = B->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op); // `0 < n` is `n > 0`
   }
   auto C = L ? evalInt(Other, Ctx) : std::nullopt;
   if (!C)
     return std::nullopt;
-  L->Eq = (B->getOpcode() == BO_EQ) == Positive;
-  L->C = *C;
+  if (B->isEqualityOp()) {
+    L->Eq = (Op == BO_EQ) == Positive;
+    L->C = *C;
+    return L;
+  }
+  // An integer ordered against a constant: `n > 0` is `n >= 1`, its
+  // false edge `n <= 0`.
+  QualType T = L->Field ? L->Field->getType() : L->V->getType();
+  if (!T->isIntegerType() || *C == std::numeric_limits<long long>::min() ||
+      *C == std::numeric_limits<long long>::max())
+    return std::nullopt;
+  if (!Positive)
+    Op = BinaryOperator::negateComparisonOp(Op);
+  L->Rel = Op == BO_GT || Op == BO_GE ? +1 : -1;
+  L->C = Op == BO_GT ? *C + 1 : Op == BO_LT ? *C - 1 : *C;
   return L;
 }
 

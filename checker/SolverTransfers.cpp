@@ -16,6 +16,13 @@
 
 namespace clang::tidy::cuda {
 
+bool Solver::isUnknownFlagsParam(const StreamRef &S) const {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(S.Path.rootDecl());
+  return S.K == StreamRef::Named && !S.NonBlocking && !S.Created &&
+         !S.Rebound && S.Path.steps().empty() && P &&
+         P->getDeclContext() == F.FD;
+}
+
 void Solver::syncStream(PendingState &St, const StreamRef &S,
                         const Expr *Where) {
   // Producers complete when the sync may be of their stream, or of one that
@@ -29,6 +36,15 @@ void Solver::syncStream(PendingState &St, const StreamRef &S,
   for (auto It = St.Pending.begin(); It != St.Pending.end();) {
     const CopySite &C = *Effects.Copies[It->first];
     if (covers(S, C.Stream)) {
+      // In a summary, a stream parameter of unknown flags is the caller's
+      // stream, which may be non-blocking: the legacy stream's sync covers
+      // the copy only at callers whose stream is blocking.
+      if (R.SummaryMode && S.K == StreamRef::Legacy &&
+          isUnknownFlagsParam(C.Stream)) {
+        It->second.LegacyCovered = true;
+        ++It;
+        continue;
+      }
       It = St.Pending.erase(It);
       continue;
     }

@@ -16,7 +16,9 @@
 // first change in that respect, or the second in any.
 // A function:
 //   { "usr", "name" (qualified, for people), "params" (count),
-//     "tooCostly", "syncsDevice", "syncsStreamParams": [i], "syncsStreams":
+//     "tooCostly", "syncsDevice", "syncsStreamParams": [i],
+//     "syncsStreamParamsIfBlocking": [i] (through the legacy stream only:
+//     where the caller's stream is blocking; version 2), "syncsStreams":
 //     [<stream>], "syncsEventParams": [i], "syncsEvents": [<event>],
 //     "recordsEvents": [{"eventParam" | "event", "streamParam" | "stream"}],
 //     "accesses": [{"param", "unlessSynced": [stream param, or -1 (no
@@ -26,7 +28,9 @@
 //                   "guards": [<guard>]}],
 //     "copies": [{"dst" | "dstNamed" | "returned", "streamParam" | "stream",
 //                 "at", "coveredBy": [record], "joinedInto": [{"param" |
-//                 "stream"}], "pageable", "needsHostDestination" (a copy of
+//                 "stream"}], "pageable", "unlessBlocking" (complete where
+//                 the caller's stream is blocking; version 2),
+//                 "needsHostDestination" (a copy of
 //                 inferred direction: to the host only where the argument
 //                 is host memory)}],
 //     "produces": [{"param", "on": "param" | "current" | "legacy",
@@ -247,6 +251,7 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
   }
   O["syncsDevice"] = S.SyncsDevice;
   O["syncsStreamParams"] = indices(S.SyncsStreamParam);
+  O["syncsStreamParamsIfBlocking"] = indices(S.SyncsStreamParamIfBlocking);
   O["syncsEventParams"] = indices(S.SyncsEventParam);
   // Syncs the format cannot name are dropped: the caller then sees less
   // synchronization, never more.
@@ -393,6 +398,8 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
     C["pageable"] = PC.Pageable;
     if (PC.NeedsHostDestination)
       C["needsHostDestination"] = true;
+    if (PC.UnlessBlocking)
+      C["unlessBlocking"] = true;
     C["at"] = PC.CopyAt.empty() ? at(PC.Copy) : PC.CopyAt;
     Copies.push_back(std::move(C));
   }

@@ -403,11 +403,16 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
     return integers(O.getArray(Key), 0, Params);
   };
   std::optional<std::vector<int>> SyncedStreams = Ints("syncsStreamParams"),
+                                  IfBlocking =
+                                      Ints("syncsStreamParamsIfBlocking"),
                                   SyncedEvents = Ints("syncsEventParams");
-  if (!SyncedStreams || !SyncedEvents)
+  if (!SyncedStreams || !IfBlocking || !SyncedEvents)
     return nullptr;
+  S->SyncsStreamParamIfBlocking.assign(NP, false);
   for (int P : *SyncedStreams)
     S->SyncsStreamParam[P] = true;
+  for (int P : *IfBlocking)
+    S->SyncsStreamParamIfBlocking[P] = true;
   for (int P : *SyncedEvents)
     S->SyncsEventParam[P] = true;
   // What names a declaration this unit lacks is dropped, with what rests
@@ -522,6 +527,7 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
       PC.Pageable = C->getBoolean("pageable").value_or(false);
       PC.NeedsHostDestination =
           C->getBoolean("needsHostDestination").value_or(false);
+      PC.UnlessBlocking = C->getBoolean("unlessBlocking").value_or(false);
       PC.CopyAt = C->getString("at").value_or("").str();
       if (!PC.Returned) {
         std::optional<int> Dst = index(*C, "dst", NP);

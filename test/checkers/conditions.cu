@@ -504,3 +504,60 @@ void twoIterations(float *h, const float *d, cudaStream_t s) {
   }
   cudaStreamSynchronize(s);
 }
+
+//===--- Orders against constants and counting loops -------------------------===//
+// `n > 0` is `n >= 1` on its true edge and `n <= 0` on its false one, and a
+// counting loop's body (`for (int i = 0; i < n; ++i)`) is entered only with
+// `n >= 1`: a copy and a read under contradicting orders never meet.
+void copyWhenZeroReadInLoop(float *h, const float *d, cudaStream_t s, int n) {
+  if (!n)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int i = 0; i < n; ++i)
+    consume(h[i]);
+  cudaStreamSynchronize(s);
+}
+
+void copyWhenSetReadInLoop(float *h, const float *d, cudaStream_t s, int n) {
+  if (n)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  for (int i = 0; i < n; ++i)
+    consume(h[i]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before
+  cudaStreamSynchronize(s);
+}
+
+void copyInLoopReadWhenEmpty(float *h, const float *d, cudaStream_t s, int n) {
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (n > 0)
+    cudaStreamSynchronize(s);
+  else
+    consume(h[0]);
+}
+
+void copyInLoopReadWhenOne(float *h, const float *d, cudaStream_t s, int n) {
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (n > 1)
+    cudaStreamSynchronize(s);
+  else
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before
+}
+
+void disjointRanges(float *h, const float *d, cudaStream_t s, int n) {
+  if (n >= 2)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (2 > n)
+    consume(h[0]);
+  cudaStreamSynchronize(s);
+}
+
+void overlappingRanges(float *h, const float *d, cudaStream_t s, int n) {
+  if (n >= 2)
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (n < 3)
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before
+  cudaStreamSynchronize(s);
+}

@@ -798,3 +798,68 @@ float blockingStreamThenPerThreadHelper(float *h, const float *d) {
   // CHECK: :[[@LINE-1]]:33: warning: 'h' is passed to 'readAfterPerThreadSync' before
   // DEPTH0: :[[@LINE-2]]:33: warning: 'h' is passed to
 }
+
+//===--- A legacy-stream sync in a helper and the caller's stream ----------===//
+// In a helper, a stream parameter may be the caller's non-blocking stream:
+// the helper's blocking cudaMemcpy (a sync of the legacy stream) completes
+// a copy on it only at a caller whose stream is blocking.
+static void fetchThenBlockingCopy(float *h, float *o, const float *d,
+                                  cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+}
+float leftOnNonBlockingStream(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  fetchThenBlockingCopy(h, o, d, s);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+}
+float leftOnBlockingStream(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  fetchThenBlockingCopy(h, o, d, s);
+  return h[0];
+}
+static void drainThroughLegacy(cudaStream_t s, float *o, const float *d) {
+  (void)s;
+  cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+}
+float drainedNonBlocking(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  drainThroughLegacy(s, o, d);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+  // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
+}
+float drainedBlocking(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  drainThroughLegacy(s, o, d);
+  return h[0];
+  // DEPTH0: :[[@LINE-1]]:10: warning: 'h' is read before
+}
+static float readAfterLegacy(float *h, float *o, const float *d,
+                             cudaStream_t s) {
+  (void)s;
+  cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+  return h[0];
+}
+float readerOnNonBlocking(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return readAfterLegacy(h, o, d, s);
+  // CHECK: :[[@LINE-1]]:26: warning: 'h' is passed to 'readAfterLegacy' before
+  // DEPTH0: :[[@LINE-2]]:26: warning: 'h' is passed to
+}
+float readerOnBlocking(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return readAfterLegacy(h, o, d, s);
+  // DEPTH0: :[[@LINE-1]]:26: warning: 'h' is passed to
+}
