@@ -154,7 +154,8 @@ private:
   /// returns once it is done).
   void addConsumer(const Stmt *At, const Expr *Src, const StreamRef &S,
                    bool Blocking = false);
-  /// Work on S at At: on the legacy default stream, a LegacyWork effect.
+  /// Work on S at At: on the legacy default stream, a LegacyWork effect;
+  /// on another blocking stream, a BlockingWork effect.
   void addStreamWork(const Stmt *At, const StreamRef &S);
   /// The host waits at At for the work on S issued before it (a
   /// StreamSync effect).

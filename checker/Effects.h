@@ -65,6 +65,12 @@ struct Effect {
     ThreadStart,
     HostWait,
     StreamSync,
+    /// Work on OnStream, a blocking stream other than the legacy one: it
+    /// waits for the legacy default stream's earlier work ("Stream
+    /// synchronization behavior"), so a later host sync of OnStream covers
+    /// the copies pending there (measured: docs/semantics.md, the
+    /// legacy-stream and pageable-copy sections).
+    BlockingWork,
     /// A call whose target the check cannot know (callsUnknownTarget): it
     /// may synchronize anything, so nothing pending is claimed past it.
     UnknownCall

@@ -418,8 +418,15 @@ void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
 }
 
 void EffectBuilder::addStreamWork(const Stmt *At, const StreamRef &S) {
-  if (S.K != StreamRef::Legacy)
+  if (S.K != StreamRef::Legacy) {
+    if (isBlockingStream(S) && !S.Rebound) {
+      Effect Ev(Effect::BlockingWork);
+      Ev.Anchor = At;
+      Ev.OnStream = &Out.Streams.emplace_back(S);
+      Out.List.push_back(std::move(Ev));
+    }
     return;
+  }
   Effect Ev(Effect::LegacyWork);
   Ev.Anchor = At;
   Out.List.push_back(std::move(Ev));

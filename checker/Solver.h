@@ -61,6 +61,9 @@ public:
   //--- Transfers (also applied by HelperSummaries at helper calls) --------
   /// A host sync of stream S at Where.
   void syncStream(PendingState &St, const StreamRef &S, const Expr *Where);
+  /// Work on S, a blocking stream other than the legacy one, waits for the
+  /// copies pending on the legacy stream: a later sync of S covers them.
+  void waitForLegacy(PendingState &St, const StreamRef &S, const Expr *Where);
   /// S is a stream parameter of the callable whose flags it cannot know.
   bool isUnknownFlagsParam(const StreamRef &S) const;
   /// cudaEventSynchronize of an event (by expression, or by key and name).

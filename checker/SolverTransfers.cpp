@@ -127,11 +127,30 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
   // The record is work enqueued on S: on a blocking stream it waits for the
   // legacy default stream's earlier work (Runtime API, "Stream
   // synchronization behavior"; measured through generated programs,
-  // runtime/pending/README.md), so it covers copies issued there before it.
+  // runtime/cases/record_blocking_after_legacy_copy.cu), so it covers
+  // copies issued there before it.
   if (S.K != StreamRef::Legacy && isBlockingStream(S))
     for (const auto &[Id, P] : St.Pending)
       if (Effects.Copies[Id]->Stream.K == StreamRef::Legacy)
         St.Events[Key].Covered.insert(Id);
+}
+
+void Solver::waitForLegacy(PendingState &St, const StreamRef &S,
+                           const Expr *Where) {
+  // In a summary, a stream parameter may be the caller's non-blocking
+  // stream (see syncStream).
+  if (R.SummaryMode && isUnknownFlagsParam(S))
+    return;
+  std::set<unsigned> Legacy;
+  for (const auto &[Id, P] : St.Pending)
+    if (Effects.Copies[Id]->Stream.K == StreamRef::Legacy)
+      Legacy.insert(Id);
+  if (Legacy.empty())
+    return;
+  PendingState::EventInfo &Wait = St.Waits[S.identity()];
+  Wait.Stream = S;
+  Wait.Record = Where;
+  Wait.Covered.insert(Legacy.begin(), Legacy.end());
 }
 
 void Solver::recordSignal(PendingState &St, const AccessPath &Key,
@@ -491,6 +510,9 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     return;
   case Effect::LegacyWork:
     joinLegacy(St);
+    return;
+  case Effect::BlockingWork:
+    waitForLegacy(St, *Ev.OnStream, cast<Expr>(Ev.Anchor));
     return;
   case Effect::Barrier:
     St.Producers.clear();

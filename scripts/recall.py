@@ -319,9 +319,24 @@ def pick_range(path, e, contain, window):
     return (max(1, line - window), line + window), "window"
 
 
+# System header folders the entries need (named by an entry's "isystem", or
+# included from a dependency's tree: rmm's logger includes spdlog), with the
+# Debian package that has them. Missing, a unit stops parsing at the
+# #include (a fatal error) and its race reads as a miss.
+SYSTEM_HEADERS = {"/usr/include/eigen3": "libeigen3-dev",
+                  "/usr/include/spdlog": "libspdlog-dev"}
+
+
 def run_entry(e, args):
     rec = {"id": e["id"], "kind": e["kind"], "repo": e["repo"],
            "tu": e["tu"], "racy": e["racy"]}
+    missing = [d for d in e.get("isystem", []) if d.startswith("/") and not os.path.isdir(d)]
+    if missing:
+        # Without them the unit stops parsing where the race is: an error,
+        # not a miss.
+        rec["error"] = "missing %s (Debian: apt-get install %s)" % (
+            ", ".join(missing), " ".join(SYSTEM_HEADERS.get(d, "?") for d in missing))
+        return rec
     try:
         deps = {n: extract(args.mirrors, args.work, d["repo"], d["commit"],
                            d.get("prefix", ""))
@@ -429,6 +444,12 @@ def main(argv=None):
     except Usage as ex:
         print("recall.py: " + str(ex), file=sys.stderr)
         return 2
+    missing = sorted(d for d in SYSTEM_HEADERS if not os.path.isdir(d))
+    if missing:
+        print("recall.py: warning: %s missing: units that include them stop parsing there "
+              "and their races read as misses (Debian: apt-get install %s)"
+              % (", ".join(missing), " ".join(SYSTEM_HEADERS[d] for d in missing)),
+              file=sys.stderr)
     args.plugin = os.path.abspath(args.plugin)
     temp = args.work is None
     args.work = os.path.abspath(args.work or tempfile.mkdtemp(

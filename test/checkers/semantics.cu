@@ -491,3 +491,55 @@ void copyAfterCapture(float *h, const float *d, cudaStream_t s) {
   consumeValue(h[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
+
+//===--- Work on a blocking stream waits for the legacy stream -------------===//
+// docs/semantics.md, "Legacy-stream work and blocking streams": an event
+// recorded on a blocking stream after a copy on stream 0 covers it, a sync
+// of that stream alone does not; the same holds for any work on it (a
+// kernel, a copy) followed by its sync. A non-blocking stream waits for
+// nothing.
+__global__ void step(float *d);
+void legacyCopyThenRecordOnBlocking(float *h, const float *d) {
+  cudaStream_t b;
+  cudaStreamCreate(&b);
+  cudaEvent_t e;
+  cudaEventCreate(&e);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  cudaEventRecord(e, b);
+  cudaEventSynchronize(e);
+  consume(h[0]);
+}
+void legacyCopyThenSyncBlockingOnly(float *h, const float *d) {
+  cudaStream_t b;
+  cudaStreamCreate(&b);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  cudaStreamSynchronize(b);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+void legacyCopyThenKernelOnBlockingAndSync(float *h, float *d) {
+  cudaStream_t b;
+  cudaStreamCreate(&b);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  step<<<1, 1, 0, b>>>(d);
+  cudaStreamSynchronize(b);
+  consume(h[0]);
+}
+void legacyCopyThenKernelOnNonBlockingAndSync(float *h, float *d) {
+  cudaStream_t b;
+  cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  step<<<1, 1, 0, b>>>(d);
+  cudaStreamSynchronize(b);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
+void legacyCopyThenSyncBeforeKernelOnBlocking(float *h, float *d) {
+  cudaStream_t b;
+  cudaStreamCreate(&b);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  cudaStreamSynchronize(b);
+  step<<<1, 1, 0, b>>>(d);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+}
