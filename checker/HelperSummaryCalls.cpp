@@ -325,9 +325,13 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
   return Ids;
 }
 
+/// The caller's stream bound to stream parameter J, if the helper
+/// synchronizes it: on every path, or through the legacy stream where the
+/// caller's stream is blocking.
 static std::optional<StreamRef> syncedParamStream(FunctionFacts &F,
-                                           const HelperSummary &S,
-                                           const CallExpr *C, unsigned J) {
+                                                  const HelperSummary &S,
+                                                  const CallExpr *C,
+                                                  unsigned J) {
   unsigned Shift = argShift(C);
   if (J + Shift >= C->getNumArgs())
     return std::nullopt;
