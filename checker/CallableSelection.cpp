@@ -8,8 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CallableSelection.h"
-#include "LibraryCode.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "CallableWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include <algorithm>
@@ -29,43 +28,19 @@ struct Node {
   std::vector<unsigned> Nested;
 };
 
-class Walker : public RecursiveASTVisitor<Walker> {
-  using Base = RecursiveASTVisitor<Walker>;
-
+class Walker : public CallableWalker<Walker> {
 public:
   Walker(const SourceManager &SM, std::vector<Node> &Nodes,
          llvm::DenseMap<const FunctionDecl *, unsigned> &Index)
-      : SM(SM), Nodes(Nodes), Index(Index) {}
+      : CallableWalker(SM), Nodes(Nodes), Index(Index) {}
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    if (!D)
-      return true;
-    // The project's own declarations and libraries' (LibraryCode.h),
-    // not the toolchain's.
-    if (Stack.empty() && !isa<TranslationUnitDecl>(D) &&
-        isToolchainCode(D, SM))
-      return true;
-    auto *FD = dyn_cast<FunctionDecl>(D);
-    if (!FD || !FD->doesThisDeclarationHaveABody())
-      return Base::TraverseDecl(D);
-    // A dependent body is never analysed; its instantiations are walked
-    // where RecursiveASTVisitor lists them.
-    if (FD->isTemplated())
-      return true;
-    enter(FD);
-    bool Result = Base::TraverseDecl(D);
-    Stack.pop_back();
-    return Result;
+  void enterCallable(const FunctionDecl *FD) {
+    unsigned N = nodeOf(FD);
+    if (!Stack.empty())
+      Nodes[Stack.back()].Nested.push_back(N);
+    Stack.push_back(N);
   }
-
-  bool TraverseLambdaExpr(LambdaExpr *LE) {
-    enter(LE->getCallOperator());
-    bool Result = Base::TraverseLambdaExpr(LE);
-    Stack.pop_back();
-    return Result;
-  }
+  void leaveCallable() { Stack.pop_back(); }
 
   bool VisitCallExpr(CallExpr *CE) {
     if (Stack.empty())
@@ -86,14 +61,6 @@ private:
     return It->second;
   }
 
-  void enter(const FunctionDecl *FD) {
-    unsigned N = nodeOf(FD);
-    if (!Stack.empty())
-      Nodes[Stack.back()].Nested.push_back(N);
-    Stack.push_back(N);
-  }
-
-  const SourceManager &SM;
   std::vector<Node> &Nodes;
   llvm::DenseMap<const FunctionDecl *, unsigned> &Index;
   std::vector<unsigned> Stack;

@@ -17,7 +17,7 @@
 // the toolchain's (LibraryCode.h): a toolchain function is never summarised
 // (summarizable), so a chain through one cannot leave a copy pending.
 //
-// May call: LibraryCode, clang's AST (RecursiveASTVisitor, SourceManager).
+// May call: CallableWalker (the walk), LibraryCode, clang's AST.
 // Called by AsyncReadBeforeSyncCheck.
 //
 //===----------------------------------------------------------------------===//

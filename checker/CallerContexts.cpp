@@ -10,8 +10,8 @@
 
 #include "CallerContexts.h"
 #include "ExprUtils.h"
+#include "CallableWalker.h"
 #include "FunctionFacts.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::cuda {
 namespace {
@@ -28,36 +28,14 @@ bool internalFunction(const FunctionDecl *FD) {
          !FD->isTemplated() && !FD->isMain();
 }
 
-class Walker : public RecursiveASTVisitor<Walker> {
-  using Base = RecursiveASTVisitor<Walker>;
-
+class Walker : public CallableWalker<Walker> {
 public:
+  using CallableWalker::CallableWalker;
   using CallSite = CallerContexts::CallSite;
   llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> Calls;
   llvm::DenseMap<const FunctionDecl *, unsigned> Uses;
   /// A local variable initialised with a lambda: the lambda's operator().
   llvm::DenseMap<const VarDecl *, const FunctionDecl *> LambdaVars;
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
-    if (!FD || !FD->doesThisDeclarationHaveABody())
-      return Base::TraverseDecl(D);
-    if (FD->isTemplated()) // its instantiations are walked instead
-      return true;
-    Stack.push_back(FD);
-    bool Result = Base::TraverseDecl(D);
-    Stack.pop_back();
-    return Result;
-  }
-
-  bool TraverseLambdaExpr(LambdaExpr *LE) {
-    Stack.push_back(LE->getCallOperator());
-    bool Result = Base::TraverseLambdaExpr(LE);
-    Stack.pop_back();
-    return Result;
-  }
 
   bool VisitVarDecl(VarDecl *V) {
     if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit())
@@ -85,8 +63,7 @@ public:
     const auto *D = dyn_cast<DeclRefExpr>(Callee);
     const FunctionDecl *FD = D ? usedFunction(D) : nullptr;
     if (FD && (First == 1) == isa<VarDecl>(D->getDecl()))
-      Calls[FD].push_back(
-          {CE, Stack.empty() ? nullptr : Stack.back(), First});
+      Calls[FD].push_back({CE, current(), First});
     return true;
   }
 
@@ -101,8 +78,6 @@ private:
     }
     return nullptr;
   }
-
-  std::vector<const FunctionDecl *> Stack;
 };
 
 } // namespace
@@ -114,7 +89,7 @@ CallerContexts::~CallerContexts() = default;
 
 void CallerContexts::build() {
   Built = true;
-  Walker W;
+  Walker W(Ctx.getSourceManager());
   W.TraverseAST(Ctx);
   for (auto &[FD, Sites] : W.Calls) {
     // Every use a direct call; anything else (an address taken, a lambda
@@ -167,15 +142,21 @@ Provenance CallerContexts::parameterProvenance(const ParmVarDecl *P) {
   return Joined.value_or(Provenance::Unknown);
 }
 
-bool CallerContexts::createdNonBlocking(const VarDecl *V,
-                                       const FunctionDecl *Current) {
+/// The function that declares V, a local variable (not a parameter) that
+/// Current captures from it; null for anything else, Current's own
+/// variables included.
+static const FunctionDecl *capturedFrom(const VarDecl *V,
+                                        const FunctionDecl *Current) {
   if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage())
-    return false;
+    return nullptr;
   const auto *Owner =
       dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!Owner || canonical(Owner) == canonical(Current))
-    return false;
-  FunctionFacts *OwnerFacts = factsOf(Owner);
+  return Owner && canonical(Owner) != canonical(Current) ? Owner : nullptr;
+}
+
+bool CallerContexts::createdNonBlocking(const VarDecl *V,
+                                       const FunctionDecl *Current) {
+  FunctionFacts *OwnerFacts = factsOf(capturedFrom(V, Current));
   return OwnerFacts && OwnerFacts->isNonBlockingStream(AccessPath::ofVar(V));
 }
 
@@ -183,9 +164,8 @@ Provenance CallerContexts::provenanceOf(const VarDecl *V,
                                         const FunctionDecl *Current) {
   if (!V || !V->getType()->isPointerType() || !V->hasLocalStorage())
     return Provenance::Unknown;
-  const auto *Owner =
-      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!isa<ParmVarDecl>(V) && (!Owner || canonical(Owner) == canonical(Current)))
+  const FunctionDecl *Owner = capturedFrom(V, Current);
+  if (!isa<ParmVarDecl>(V) && !Owner)
     return Provenance::Unknown; // Current's own local: its facts decide
   auto Cached = Cache.find(V);
   if (Cached != Cache.end())

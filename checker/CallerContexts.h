@@ -25,7 +25,7 @@
 // is done; what the check does with each provenance is Effects'.
 //
 // May call: FunctionFacts (a caller's facts, built here and cached),
-// ExprUtils, clang's RecursiveASTVisitor. Built on first use, once per
+// ExprUtils, CallableWalker. Built on first use, once per
 // translation unit; owned by AsyncCopyAnalysis and read by
 // FunctionFacts::provenanceOf.
 //

@@ -381,6 +381,7 @@ private:
   /// N is changed only before Loop, outside any loop (firstTest).
   bool changedOnlyBefore(const VarDecl *N, const Stmt *Loop) const;
   bool stepsByOne(const ForStmt *L, const VarDecl *V) const;
+  bool counterKeptByBody(const ForStmt *L, const VarDecl *V) const;
   /// The uses of V in the body that are not reads of its value (writes,
   /// `&V`, bindings to references), from one walk per variable on first
   /// use (firstTest asks per loop and per copy in a loop).

@@ -126,12 +126,19 @@ std::optional<FunctionFacts::FirstTest>
 FunctionFacts::countingUp(const ForStmt *L) const {
   std::optional<FirstTest> T = firstTest(L);
   const VarDecl *V = T ? forInit(L).first : nullptr;
-  if (!V || !L->getBody() || !stepsByOne(L, V) ||
-      llvm::any_of(changesOf(V), [&](const DeclRefExpr *R) {
-        return within(R, L->getBody());
-      }))
+  if (!V || !stepsByOne(L, V) || !counterKeptByBody(L, V))
     return std::nullopt;
   return T;
+}
+
+/// L has a body that never changes its counter V (only L's increment
+/// does).
+bool FunctionFacts::counterKeptByBody(const ForStmt *L,
+                                      const VarDecl *V) const {
+  return L->getBody() &&
+         llvm::none_of(changesOf(V), [&](const DeclRefExpr *R) {
+           return within(R, L->getBody());
+         });
 }
 
 llvm::ArrayRef<const DeclRefExpr *>
@@ -176,10 +183,7 @@ bool FunctionFacts::changedOnlyBefore(const VarDecl *N,
 bool FunctionFacts::runsOnce(const Stmt *Loop) const {
   const auto *L = dyn_cast_or_null<ForStmt>(Loop);
   std::optional<LoopBounds> B = L ? forBounds(L) : std::nullopt;
-  return B && B->Hi - B->Lo == 1 && L->getBody() &&
-         llvm::none_of(changesOf(B->Var), [&](const DeclRefExpr *R) {
-           return within(R, L->getBody());
-         });
+  return B && B->Hi - B->Lo == 1 && counterKeptByBody(L, B->Var);
 }
 
 bool FunctionFacts::inLoopWithFirstTest(const Stmt *S,

@@ -64,6 +64,8 @@ public:
   /// Work on S, a blocking stream other than the legacy one, waits for the
   /// copies pending on the legacy stream: a later sync of S covers them.
   void waitForLegacy(PendingState &St, const StreamRef &S, const Expr *Where);
+  /// The copies pending on the legacy default stream.
+  std::set<unsigned> pendingOnLegacy(const PendingState &St) const;
   /// S is a stream parameter of the callable whose flags it cannot know.
   bool isUnknownFlagsParam(const StreamRef &S) const;
   /// cudaEventSynchronize of an event (by expression, or by key and name).

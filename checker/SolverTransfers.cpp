@@ -130,9 +130,16 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
   // runtime/cases/record_blocking_after_legacy_copy.cu), so it covers
   // copies issued there before it.
   if (S.K != StreamRef::Legacy && isBlockingStream(S))
-    for (const auto &[Id, P] : St.Pending)
-      if (Effects.Copies[Id]->Stream.K == StreamRef::Legacy)
-        St.Events[Key].Covered.insert(Id);
+    if (std::set<unsigned> Legacy = pendingOnLegacy(St); !Legacy.empty())
+      St.Events[Key].Covered.insert(Legacy.begin(), Legacy.end());
+}
+
+std::set<unsigned> Solver::pendingOnLegacy(const PendingState &St) const {
+  std::set<unsigned> Ids;
+  for (const auto &[Id, P] : St.Pending)
+    if (Effects.Copies[Id]->Stream.K == StreamRef::Legacy)
+      Ids.insert(Id);
+  return Ids;
 }
 
 void Solver::waitForLegacy(PendingState &St, const StreamRef &S,
@@ -141,10 +148,7 @@ void Solver::waitForLegacy(PendingState &St, const StreamRef &S,
   // stream (see syncStream).
   if (R.SummaryMode && isUnknownFlagsParam(S))
     return;
-  std::set<unsigned> Legacy;
-  for (const auto &[Id, P] : St.Pending)
-    if (Effects.Copies[Id]->Stream.K == StreamRef::Legacy)
-      Legacy.insert(Id);
+  std::set<unsigned> Legacy = pendingOnLegacy(St);
   if (Legacy.empty())
     return;
   PendingState::EventInfo &Wait = St.Waits[S.identity()];

@@ -327,10 +327,14 @@ SYSTEM_HEADERS = {"/usr/include/eigen3": "libeigen3-dev",
                   "/usr/include/spdlog": "libspdlog-dev"}
 
 
+def missing_folders(folders):
+    return sorted(d for d in folders if not os.path.isdir(d))
+
+
 def run_entry(e, args):
     rec = {"id": e["id"], "kind": e["kind"], "repo": e["repo"],
            "tu": e["tu"], "racy": e["racy"]}
-    missing = [d for d in e.get("isystem", []) if d.startswith("/") and not os.path.isdir(d)]
+    missing = missing_folders(d for d in e.get("isystem", []) if d.startswith("/"))
     if missing:
         # Without them the unit stops parsing where the race is: an error,
         # not a miss.
@@ -444,7 +448,7 @@ def main(argv=None):
     except Usage as ex:
         print("recall.py: " + str(ex), file=sys.stderr)
         return 2
-    missing = sorted(d for d in SYSTEM_HEADERS if not os.path.isdir(d))
+    missing = missing_folders(SYSTEM_HEADERS)
     if missing:
         print("recall.py: warning: %s missing: units that include them stop parsing there "
               "and their races read as misses (Debian: apt-get install %s)"
