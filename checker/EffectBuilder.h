@@ -80,9 +80,20 @@ private:
                         const Expr *Loc);
   // Host-side ordering (HostOrdering.cpp).
   void collectHostOrdering();
+  /// A thread (or std::async) starting Fn(Args...) at Start, held by the
+  /// variable it initialises or by the container Into (or the one Start is
+  /// put into: containerOf).
   void addThreadStart(const Expr *Start, const Expr *Fn,
-                      llvm::ArrayRef<const Expr *> Args);
+                      llvm::ArrayRef<const Expr *> Args,
+                      const VarDecl *Into = nullptr);
   const VarDecl *initialisedBy(const Expr *Start) const;
+  /// The local container of threads or futures Start is put into
+  /// (`ts.push_back(std::thread(f))`, `fs.emplace_back(std::async(g))`).
+  const VarDecl *containerOf(const Expr *Start) const;
+  /// `t.join()` / `f.get()` / `f.wait()` of each element of a container
+  /// with a ThreadStart, in a loop over it: true when recorded as one of
+  /// Out.JoinLoops.
+  bool addJoinLoop(const CXXMemberCallExpr *Wait, const Expr *Object);
   const CallExpr *threadCall(const Expr *Fn, llvm::ArrayRef<const Expr *> Args,
                              SourceLocation At) const;
   /// Threads and futures with a ThreadStart.
@@ -177,8 +188,9 @@ private:
   llvm::DenseMap<const ParmVarDecl *, bool> KernelReadsOnly;
   /// Does a helper called at C (Def: its definition) order device work
   /// (StreamOrdering.h): whatever its arguments, or by work on a stream
-  /// parameter whose argument is not a stream created here (stream 0 is
-  /// the legacy default stream).
+  /// parameter whose argument is not a known stream (a default stream, a
+  /// stream created here or a created member). Work on a known stream
+  /// parameter becomes that stream's work at C (addStreamWork).
   bool helperMayOrder(const CallExpr *C, const FunctionDecl *Def);
   /// An occurrence of a buffer of alias class Class: its host access, if
   /// any, becomes an Access effect.

@@ -111,12 +111,17 @@ struct Effect {
   /// Write: the constant Var is given (`ready = true;`, `int k = 2;`), which
   /// branch conditions on Var then read on this path; nullopt otherwise.
   std::optional<long long> Value;
-  const CXXMethodDecl *Lambda = nullptr;  ///< LambdaArg: its call operator
+  /// LambdaArg: its call operator; HostWait: a condition variable's
+  /// predicate, which reads the signals waited for.
+  const CXXMethodDecl *Lambda = nullptr;
   /// Call: copies it leaves pending (id, index in the summary's
   /// CopiesLeftPending).
   std::vector<std::pair<unsigned, unsigned>> HelperCopies;
   /// Call, LambdaArg: the helper may order device work (StreamOrdering.h).
   bool MayOrder = false;
+  /// ThreadStart: Var is a container the thread (or future) is put into;
+  /// its signal, waited for by a loop joining every element, accumulates.
+  bool IntoContainer = false;
   // Produce / Consume: the device buffer (alias class key in Buffer, as
   // spelled in Name); these and StreamSync: the stream (owned by
   // CallableEffects::Streams: a StreamRef in every effect would make each
@@ -142,6 +147,10 @@ struct CallableEffects {
   /// (its alias class key, the parameter); a device-to-host copy of one
   /// while it is pending is a Consumption of the summary.
   std::vector<std::pair<std::string, const ParmVarDecl *>> ProducerSeeds;
+  /// Loops that join every thread (or wait for every future) of a
+  /// container (HostOrdering.cpp), by the loop statement: on the loop's
+  /// exit edge the host has waited for the container's signal.
+  std::map<const Stmt *, const VarDecl *> JoinLoops;
   const Stmt *ProducerSeedSite = nullptr; ///< the helper's body
 
   /// Adds a copy site (owned by the run's AsyncCopyAnalysis); its id is

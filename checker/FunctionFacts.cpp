@@ -13,6 +13,7 @@
 #include "FunctionFacts.h"
 #include "ExprUtils.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::cuda {
@@ -29,15 +30,40 @@ public:
   // Lambdas, blocks and local classes are callables of their own;
   // unevaluated operands and types are not host accesses.
   bool TraverseLambdaExpr(LambdaExpr *L) {
-    // Not its body; but a by-reference capture may change the variable
-    // whenever the lambda runs.
+    // Not its body; but a by-reference capture that the body may change
+    // (assigns, takes the address of, binds to a non-const reference,
+    // captures by reference again) may change the variable whenever the
+    // lambda runs. One the body only reads keeps its value.
     for (const LambdaCapture &Cap : L->captures())
       if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
-        if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar())) {
+        if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+            V && lambdaMayChange(L, V)) {
           escape(V);
           I.CapturedByRef.insert(V);
         }
     return true;
+  }
+  bool lambdaMayChange(const LambdaExpr *L, const VarDecl *V) {
+    const CXXMethodDecl *Op = L->getCallOperator();
+    const Stmt *Body = Op ? Op->getBody() : nullptr;
+    if (!Body || L->isGenericLambda() || Op->isDependentContext())
+      return true;
+    if (ExprMutationAnalyzer(*Body, I.Ctx).isMutated(V))
+      return true;
+    llvm::SmallVector<const Stmt *, 16> Work{Body};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (const auto *Inner = dyn_cast_or_null<LambdaExpr>(S)) {
+        for (const LambdaCapture &Cap : Inner->captures())
+          if (Cap.capturesVariable() && Cap.getCapturedVar() == V &&
+              Cap.getCaptureKind() == LCK_ByRef)
+            return true;
+        continue;
+      }
+      if (S)
+        llvm::append_range(Work, S->children());
+    }
+    return false;
   }
   bool TraverseBlockExpr(BlockExpr *) { return true; }
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }

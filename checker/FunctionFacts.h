@@ -81,10 +81,13 @@ public:
   std::vector<std::pair<const VarDecl *, const Stmt *>> Writes;
   std::set<const VarDecl *> MutatedVars;
   /// Variables whose address escapes (&v, bound to a non-const reference,
-  /// captured by reference): their value may change behind the analysis.
+  /// captured by reference by a lambda that may change them): their value
+  /// may change behind the analysis.
   std::set<const VarDecl *> AddressTaken;
-  /// Captured by reference by a lambda: `[&] { s2 = s1; }()` may change it
-  /// wherever the lambda runs (a subset of AddressTaken).
+  /// Captured by reference by a lambda whose body may change it (clang's
+  /// ExprMutationAnalyzer on the body, or a nested by-reference capture):
+  /// `[&] { s2 = s1; }()` may change s2 wherever the lambda runs, not s1
+  /// (a subset of AddressTaken).
   std::set<const VarDecl *> CapturedByRef;
   /// Local variables of class type whose destructor has a body the check
   /// reads (summarizable): it runs where each goes out of scope (the CFG's

@@ -7,7 +7,12 @@
 //    path: a ThreadStart, a signal (PendingState::EventInfo::HostSignal)
 //    covering what those streams have in flight when the thread starts,
 //    and a HostWait where the host joins it (`t.join()`, `f.get()`,
-//    `f.wait()`) or a loop polls its future. The thread's completion
+//    `f.wait()`) or a loop polls its future. Threads and futures put into
+//    a local container (`ts.emplace_back(f, s)`, `fs.push_back(std::async(
+//    g))`) share the container's signal, which covers what each covered;
+//    a loop that joins every element (`for (auto &t : ts) t.join();`, also
+//    under `if (t.joinable())`, or `ts[i]` for `i < ts.size()`) waits for
+//    it on its exit edge (CallableEffects::JoinLoops). The thread's completion
 //    "synchronizes with" the join's return ([thread.thread.member]) and the
 //    future's readiness with get/wait ([futures.async]); what the thread
 //    synchronized before it returned is complete there;
@@ -17,7 +22,8 @@
 //    is its signal (Solver::applyApi records it). A loop whose condition
 //    reads that object waits for it on its exit edge; `f.get()` /
 //    `f.wait()` of a future made by `p.get_future()` waits for the promise
-//    p handed to it.
+//    p handed to it; `cv.wait(lock, pred)` of a condition variable polls
+//    what its predicate (a lambda) reads.
 // Copies a thread issues, and a thread's event syncs, are not followed.
 //
 // May call: what Effects.h may call; the Solver's transfers.
@@ -46,6 +52,40 @@ const CXXRecordDecl *recordOf(const Expr *E) {
            : nullptr;
 }
 
+bool isThreadOrFuture(const CXXRecordDecl *R) {
+  return isStdRecord(R, {"thread", "jthread", "future", "shared_future"});
+}
+
+/// The container variable of `ts.push_back(..)` / `ts.emplace_back(..)`
+/// whose elements (its first template argument) are threads or futures.
+const VarDecl *containerVar(const CXXMemberCallExpr *M) {
+  const CXXMethodDecl *Method = M ? M->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier() ||
+      (Method->getName() != "push_back" && Method->getName() != "emplace_back"))
+    return nullptr;
+  const auto *V = dyn_cast_or_null<VarDecl>(
+      namedDecl(M->getImplicitObjectArgument()));
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      V ? V->getType().getNonReferenceType()->getAsCXXRecordDecl() : nullptr);
+  if (!Spec || Spec->getTemplateArgs().size() == 0)
+    return nullptr;
+  const TemplateArgument &Elem = Spec->getTemplateArgs()[0];
+  return Elem.getKind() == TemplateArgument::Type &&
+                 isThreadOrFuture(Elem.getAsType()->getAsCXXRecordDecl())
+             ? V
+             : nullptr;
+}
+
+/// `t.joinable()` / `f.valid()`: true for a thread not joined yet, a future
+/// not waited for (the `if` around a join that runs for each started one).
+bool isJoinableTest(const Expr *Cond) {
+  const auto *M = dyn_cast_or_null<CXXMemberCallExpr>(
+      Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  const CXXMethodDecl *Method = M ? M->getMethodDecl() : nullptr;
+  return Method && Method->getIdentifier() &&
+         (Method->getName() == "joinable" || Method->getName() == "valid");
+}
+
 } // namespace
 
 /// The variable whose initialiser Start is (`std::thread t(f);`, `auto f =
@@ -64,6 +104,85 @@ const VarDecl *EffectBuilder::initialisedBy(const Expr *Start) const {
       return nullptr;
   }
   return nullptr;
+}
+
+const VarDecl *EffectBuilder::containerOf(const Expr *Start) const {
+  const Stmt *S = Start;
+  for (const Stmt *P = F.PM.getParent(S); P; S = P, P = F.PM.getParent(P)) {
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(P))
+      return M->getNumArgs() == 1 && M->getArg(0) == S ? containerVar(M)
+                                                        : nullptr;
+    if (!isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+             ImplicitCastExpr, ParenExpr, CXXConstructExpr,
+             CXXFunctionalCastExpr>(P))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+bool EffectBuilder::addJoinLoop(const CXXMemberCallExpr *Wait,
+                                const Expr *Object) {
+  const Expr *X = Object->IgnoreParenImpCasts();
+  const Stmt *Loop = nullptr;
+  const VarDecl *Container = nullptr;
+  if (const auto *D = dyn_cast<DeclRefExpr>(X)) {
+    // `for (auto &t : ts) t.join();`
+    for (const Stmt *P = F.PM.getParent(Wait); P; P = F.PM.getParent(P))
+      if (const auto *R = dyn_cast<CXXForRangeStmt>(P)) {
+        if (R->getLoopVariable() == D->getDecl()) {
+          Loop = R;
+          Container = dyn_cast_or_null<VarDecl>(namedDecl(R->getRangeInit()));
+        }
+        break;
+      }
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(X);
+             Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    // `for (size_t i = 0; i < ts.size(); ++i) ts[i].join();`
+    Container = dyn_cast_or_null<VarDecl>(namedDecl(Op->getArg(0)));
+    const auto *Index = dyn_cast<DeclRefExpr>(Op->getArg(1)->IgnoreParenImpCasts());
+    const ForStmt *For = nullptr;
+    for (const Stmt *P = F.PM.getParent(Wait); P && !For; P = F.PM.getParent(P))
+      For = dyn_cast<ForStmt>(P);
+    const auto *Cond = For ? dyn_cast_or_null<BinaryOperator>(
+                                 For->getCond()->IgnoreParenImpCasts())
+                           : nullptr;
+    const auto *I = Cond ? dyn_cast<DeclRefExpr>(
+                               Cond->getLHS()->IgnoreParenImpCasts())
+                         : nullptr;
+    const auto *Size = Cond ? dyn_cast<CXXMemberCallExpr>(
+                                  Cond->getRHS()->IgnoreParenImpCasts())
+                            : nullptr;
+    if (Index && I && Size && Cond->getOpcode() == BO_LT &&
+        I->getDecl() == Index->getDecl() && Size->getMethodDecl() &&
+        Size->getMethodDecl()->getIdentifier() &&
+        Size->getMethodDecl()->getName() == "size" &&
+        namedDecl(Size->getImplicitObjectArgument()) == Container)
+      Loop = For;
+  }
+  if (!Loop || !Container || !Started.count(Container))
+    return false;
+  // The wait runs in every iteration: between it and the loop's body only
+  // expressions that evaluate it, blocks, and `if (t.joinable())`.
+  const Stmt *Body = isa<ForStmt>(Loop) ? cast<ForStmt>(Loop)->getBody()
+                                        : cast<CXXForRangeStmt>(Loop)->getBody();
+  for (const Stmt *S = Wait; S != Body;) {
+    const Stmt *P = F.PM.getParent(S);
+    if (!P)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (If->getThen() != S || !isJoinableTest(If->getCond()))
+        return false;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+               (B && B->isLogicalOp()) || isa<AbstractConditionalOperator>(P) ||
+               (!isa<Expr>(P) && !isa<CompoundStmt>(P) && P != Loop)) {
+      return false;
+    }
+    S = P;
+    if (S == Loop)
+      return false;
+  }
+  Out.JoinLoops[Loop] = Container;
+  return true;
 }
 
 /// `fn(args...)` as the thread will call it (std::thread and std::async
@@ -91,8 +210,11 @@ const CallExpr *EffectBuilder::threadCall(const Expr *Fn,
 /// A thread (or std::async) starting Fn(Args...) at Start into the
 /// variable V: a ThreadStart when Fn's summary synchronizes something.
 void EffectBuilder::addThreadStart(const Expr *Start, const Expr *Fn,
-                                   llvm::ArrayRef<const Expr *> Args) {
-  const VarDecl *V = initialisedBy(Start);
+                                   llvm::ArrayRef<const Expr *> Args,
+                                   const VarDecl *Into) {
+  const VarDecl *V = Into ? Into : initialisedBy(Start);
+  if (!V)
+    V = Into = containerOf(Start);
   const CallExpr *C = V ? threadCall(Fn, Args, Start->getBeginLoc()) : nullptr;
   const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
   if (!Callee || !summarizable(Callee, Ctx.getSourceManager()))
@@ -110,6 +232,7 @@ void EffectBuilder::addThreadStart(const Expr *Start, const Expr *Fn,
   Ev.CE = C;
   Ev.Summary = S;
   Ev.Var = V;
+  Ev.IntoContainer = Into != nullptr;
   Out.List.push_back(std::move(Ev));
   Started.insert(V);
 }
@@ -120,6 +243,17 @@ void EffectBuilder::collectHostOrdering() {
     addThreadStart(T, Args.front(), llvm::ArrayRef(Args).drop_front());
   }
   for (const CallExpr *C : F.Calls) {
+    // `ts.emplace_back(f, args...)`: the container's element is constructed
+    // as std::thread(f, args...).
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C);
+        M && M->getNumArgs() > 0)
+      if (const VarDecl *Into = containerVar(M);
+          Into && !isThreadOrFuture(recordOf(M->getArg(0)))) {
+        llvm::SmallVector<const Expr *, 4> Args(M->arguments());
+        addThreadStart(M, Args.front(), llvm::ArrayRef(Args).drop_front(),
+                       Into);
+        continue;
+      }
     const FunctionDecl *Callee = C->getDirectCallee();
     if (isStdFunction(Callee, {"async"}) && C->getNumArgs() > 0) {
       // std::async([policy,] f, args...)
@@ -157,10 +291,29 @@ void EffectBuilder::collectHostOrdering() {
         (V ? V->getType() : strip(Object)->getType())
             .getNonReferenceType()
             ->getAsCXXRecordDecl();
+    // `cv.wait(lock, pred)` returns once pred() is true: a loop polling
+    // what pred reads ([thread.condition.condvar]: `while (!pred())
+    // wait(lock);`).
+    if (const CXXMethodDecl *Pred =
+            isStdRecord(Of, {"condition_variable", "condition_variable_any"}) &&
+                    Name == "wait" && M->getNumArgs() == 2
+                ? lambdaOf(M->getArg(1))
+                : nullptr;
+        Pred && Pred->getBody()) {
+      Effect Ev(Effect::HostWait);
+      Ev.Anchor = C;
+      Ev.Lambda = Pred;
+      Out.List.push_back(std::move(Ev));
+      continue;
+    }
     bool Joins = isStdRecord(Of, {"thread", "jthread"}) && Name == "join";
     bool Waits = isStdRecord(Of, {"future", "shared_future"}) &&
                  (Name == "get" || Name == "wait");
-    if ((!Joins && !Waits) || (Joins && !V))
+    if (!Joins && !Waits)
+      continue;
+    if (!(V && Started.count(V)) && addJoinLoop(M, Object))
+      continue;
+    if (Joins && !V)
       continue;
     Effect Ev(Effect::HostWait);
     Ev.Anchor = C;
@@ -200,15 +353,19 @@ void applyThreadStart(Solver &Sv, PendingState &St, const Effect &Ev) {
   std::vector<StreamRef> Streams = syncedStreamsAtCall(
       Sv.facts(), *Ev.Summary, Ev.CE);
   Sv.recordSignal(St, AccessPath::ofDecl(Ev.Var), Streams,
-                  Ev.Summary->SyncsDevice, cast<Expr>(Ev.Anchor));
+                  Ev.Summary->SyncsDevice, cast<Expr>(Ev.Anchor),
+                  /*Accumulate=*/Ev.IntoContainer);
 }
 
 void applyHostWait(Solver &Sv, PendingState &St, const Effect &Ev) {
-  Sv.waitSignal(St, Ev.Var ? AccessPath::ofDecl(Ev.Var)
-                           : AccessPath::of(Ev.Loc));
+  if (Ev.Lambda) // a condition variable's predicate, true on return
+    Sv.pollExit(St, Ev.Lambda->getBody());
+  else
+    Sv.waitSignal(St, Ev.Var ? AccessPath::ofDecl(Ev.Var)
+                             : AccessPath::of(Ev.Loc));
 }
 
-void Solver::pollExit(PendingState &Edge, const Expr *Cond) {
+void Solver::pollExit(PendingState &Edge, const Stmt *Cond) {
   llvm::SmallVector<AccessPath, 2> Signals;
   for (const auto &[Key, Info] : Edge.Events)
     if (Info.HostSignal)

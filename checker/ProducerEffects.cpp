@@ -538,12 +538,24 @@ bool EffectBuilder::helperMayOrder(const CallExpr *C,
                       R.Owner.orderingCache());
   if (Facts.Orders)
     return true;
+  // Work on a stream parameter whose argument names a known stream is
+  // stream-ordered work there, nothing more: on the legacy default stream
+  // it joins blocking streams (LegacyWork), on a blocking stream it joins
+  // the legacy stream's earlier work (BlockingWork). A handed stream may be
+  // stream 0 or any other: the call may order anything.
+  llvm::SmallVector<StreamRef, 2> Work;
   for (unsigned P : Facts.WorkOnStreamParams) {
     const Expr *A = paramArg(C, static_cast<int>(P));
     StreamRef S = F.streamOf(A);
-    if (!A || S.K != StreamRef::Named || !S.Fresh)
-      return true; // may be stream 0
+    bool Known = S.K == StreamRef::Legacy || S.K == StreamRef::PerThread ||
+                 (S.K == StreamRef::Named && (S.Fresh || S.Created) &&
+                  !S.Rebound);
+    if (!A || !Known)
+      return true;
+    Work.push_back(S);
   }
+  for (const StreamRef &S : Work)
+    addStreamWork(C, S);
   return false;
 }
 

@@ -337,6 +337,10 @@ std::optional<PendingState> Solver::run() {
       if (Index == 1 && isa_and_nonnull<WhileStmt, DoStmt, ForStmt>(
                             B.getTerminatorStmt()))
         pollExit(Edge, Cond);
+      if (Index == 1)
+        if (auto J = Effects.JoinLoops.find(B.getTerminatorStmt());
+            J != Effects.JoinLoops.end())
+          waitSignal(Edge, AccessPath::ofDecl(J->second));
       bool Changed = false;
       bool BackToOnce = false;
       if (std::optional<LoopHead> &H = Loops[Succ->getBlockID()]) {

@@ -83,13 +83,20 @@ public:
                    const Expr *EventE = nullptr);
   /// A signal the host can wait for (PendingState::EventInfo::HostSignal)
   /// starts at Where: it covers what Streams (every stream, when Device)
-  /// have in flight now, as an event recorded on them would.
+  /// have in flight now, as an event recorded on them would. Accumulate:
+  /// one more thread of a container, whose signal (waiting for them all)
+  /// also covers what the earlier ones covered.
   void recordSignal(PendingState &St, const AccessPath &Signal,
                     llvm::ArrayRef<StreamRef> Streams, bool Device,
-                    const Expr *Where);
+                    const Expr *Where, bool Accumulate = false);
   /// The host waited for the signal: what it covers is complete. Nothing
   /// when no signal of that key started on this path.
   void waitSignal(PendingState &St, const AccessPath &Signal);
+  /// The exit edge of a loop whose condition Cond reads a host signal's
+  /// object (`while (done.load() == 0) {}`), or the return of a condition
+  /// variable's wait whose predicate (Cond: its body) reads it: the host
+  /// saw the signal (HostOrdering.cpp).
+  void pollExit(PendingState &Edge, const Stmt *Cond);
   /// A copy is issued (again): a fresh instance, which no earlier event
   /// record or query covers.
   void issue(PendingState &St, unsigned Id);
@@ -179,10 +186,6 @@ private:
   /// On the edge where a handed stream variable is null (`if (!s)`, the
   /// else of `if (s)`, `s == nullptr`), its producers are on stream 0.
   void nullStreamEdge(PendingState &Edge, const Expr *Cond, bool OnTrue) const;
-  /// The exit edge of a loop whose condition Cond reads a host signal's
-  /// object (`while (done.load() == 0) {}`): the host saw the signal
-  /// (HostOrdering.cpp).
-  void pollExit(PendingState &Edge, const Expr *Cond);
 };
 
 } // namespace clang::tidy::cuda

@@ -159,12 +159,25 @@ void Solver::waitForLegacy(PendingState &St, const StreamRef &S,
 
 void Solver::recordSignal(PendingState &St, const AccessPath &Key,
                           llvm::ArrayRef<StreamRef> Streams, bool Device,
-                          const Expr *Where) {
+                          const Expr *Where, bool Accumulate) {
   PendingState::EventInfo Info;
   Info.HostSignal = true;
   if (Streams.size() == 1)
     Info.Stream = Streams.front();
+  std::set<unsigned> Earlier;
+  std::set<ProducerKey> EarlierProducers;
+  if (auto Old = St.Events.find(Key);
+      Accumulate && Old != St.Events.end() && Old->second.HostSignal) {
+    // (A copy issued since left every Covered: Solver::issue.)
+    Earlier = Old->second.Covered;
+    if (auto P = St.EventProducers.find(Key); P != St.EventProducers.end())
+      EarlierProducers = P->second;
+  }
   recordOn(St, Key, std::move(Info), Streams, Device, Where);
+  St.Events[Key].Covered.insert(Earlier.begin(), Earlier.end());
+  if (!EarlierProducers.empty())
+    St.EventProducers[Key].insert(EarlierProducers.begin(),
+                                  EarlierProducers.end());
 }
 
 void Solver::recordOn(PendingState &St, const AccessPath &Key,

@@ -9,6 +9,8 @@
 
 #include <cstdlib>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <future>
 #include <thread>
 #include <cuda_runtime.h>
@@ -244,5 +246,68 @@ void addCallbackFlagPolled(float *h, const float *d, cudaStream_t s) {
   cudaStreamAddCallback(s, streamCallbackPolled, &done, 0);
   while (done.load() == 0)
     std::this_thread::yield();
+  consume(h[0]);
+}
+
+//===--- Condition variables ---------------------------------------------===//
+
+// A host function signals through a context holding a flag, a mutex and a
+// condition variable; `cv.wait(lock, pred)` returns once pred() is true, as
+// a loop polling the flag would ([thread.condition.condvar]).
+struct Notifier {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+};
+void CUDART_CB notify(void *data) {
+  auto *n = static_cast<Notifier *>(data);
+  {
+    std::lock_guard<std::mutex> lock(n->m);
+    n->done = true;
+  }
+  n->cv.notify_one();
+}
+
+void condvarPredicateWait(float *h, const float *d, cudaStream_t s) {
+  Notifier n;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, notify, &n);
+  std::unique_lock<std::mutex> lock(n.m);
+  n.cv.wait(lock, [&] { return n.done; });
+  consume(h[0]);
+}
+
+// The predicate reads another object than the one handed to the host
+// function.
+void condvarPredicateOtherFlag(float *h, const float *d, cudaStream_t s,
+                               Notifier &other) {
+  Notifier n;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, notify, &n);
+  std::unique_lock<std::mutex> lock(other.m);
+  other.cv.wait(lock, [&] { return other.done; });
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// A wait without a predicate may wake spuriously ([thread.condition.condvar]).
+void condvarWaitWithoutPredicate(float *h, const float *d, cudaStream_t s) {
+  Notifier n;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, notify, &n);
+  std::unique_lock<std::mutex> lock(n.m);
+  n.cv.wait(lock);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// The loop form: `while (!n.done) cv.wait(lock);`.
+void condvarWaitLoop(float *h, const float *d, cudaStream_t s) {
+  Notifier n;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaLaunchHostFunc(s, notify, &n);
+  std::unique_lock<std::mutex> lock(n.m);
+  while (!n.done)
+    n.cv.wait(lock);
   consume(h[0]);
 }
