@@ -25,6 +25,10 @@
 #include <set>
 
 namespace clang::tidy::cuda {
+/// A reference to V located At: the object of a destructor call (at V's
+/// declaration, which spells its name), or where the call runs; a
+/// lambda's captured variable at its declaration.
+static Expr *refAt(ASTContext &Ctx, const VarDecl *V, SourceLocation At);
 namespace {
 
 /// Do a user-declared row's argument positions exist in this call?
@@ -374,9 +378,27 @@ void EffectBuilder::collectCallEffects() {
     // Its copies read their sources before anything it does may order them.
     if (S)
       addHelperConsumers(C, *S);
+    if (S && CalleeLambda)
+      for (const HelperSummary::Consumption &Co : S->Consumes)
+        if (Co.CapturedBuffer)
+          addConsumer(C,
+                      refAt(Ctx, Co.CapturedBuffer,
+                            Co.CapturedBuffer->getLocation()),
+                      Co.CapturedStream
+                          ? F.streamOf(refAt(Ctx, Co.CapturedStream,
+                                             Co.CapturedStream->getLocation()))
+                          : F.streamOf(nullptr),
+                      Co.Blocking);
     Out.List.push_back(std::move(Ev));
     if (Produced)
       addHelperProducers(C, *Produced);
+    // A lambda's device work on what it captures: the caller's variables.
+    if (S && CalleeLambda)
+      for (const HelperSummary::CapturedProduction &P : S->CapturedProduces)
+        addProducer(C, refAt(Ctx, P.Buffer, P.Buffer->getLocation()),
+                    P.StreamVar ? F.streamOf(refAt(Ctx, P.StreamVar,
+                                                   P.StreamVar->getLocation()))
+                                : P.Stream);
     // Copies into what it returns: the call's result is their destination
     // (issued after the call's own effects, which came before them).
     if (S)
@@ -417,8 +439,6 @@ void EffectBuilder::relaunchCaptured(const CallExpr *Launch,
   }
 }
 
-/// A reference to V located At: the object of a destructor call (at V's
-/// declaration, which spells its name), or where the call runs.
 static Expr *refAt(ASTContext &Ctx, const VarDecl *V, SourceLocation At) {
   return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
                              const_cast<VarDecl *>(V),

@@ -144,9 +144,10 @@ struct CallableEffects {
   std::deque<StreamRef> Streams;
   /// A summary run's producer seeds: device work of the caller's, on a
   /// stream the helper cannot name, writing each pointer parameter's buffer
-  /// (its alias class key, the parameter); a device-to-host copy of one
-  /// while it is pending is a Consumption of the summary.
-  std::vector<std::pair<std::string, const ParmVarDecl *>> ProducerSeeds;
+  /// (its alias class key, the parameter), and for a lambda each pointer
+  /// variable it captures; a device-to-host copy of one while it is
+  /// pending is a Consumption of the summary.
+  std::vector<std::pair<std::string, const VarDecl *>> ProducerSeeds;
   /// Loops that join every thread (or wait for every future) of a
   /// container (HostOrdering.cpp), by the loop statement: on the loop's
   /// exit edge the host has waited for the container's signal.

@@ -78,6 +78,39 @@ bool isBufferType(QualType T) {
          isStdContainer(T) || isTensorType(T);
 }
 
+/// A local variable of a function enclosing the lambda operator Def: one
+/// the lambda captures.
+const VarDecl *capturedVar(const FunctionDecl *Def, const ValueDecl *D) {
+  const auto *V = dyn_cast_or_null<VarDecl>(D);
+  return V && V->hasLocalStorage() && V->getDeclContext() != Def ? V
+                                                                   : nullptr;
+}
+
+/// A lambda's producer P (region key Region) writing a whole captured
+/// variable on a default stream or a captured stream variable: what its
+/// caller can name. nullopt otherwise.
+std::optional<HelperSummary::CapturedProduction>
+capturedProduction(const FunctionDecl *Def, llvm::StringRef Region,
+                   const PendingProducer &P) {
+  const VarDecl *Buf = capturedVar(Def, P.Var);
+  if (!Buf || !Region.ends_with(("@" + Buf->getName()).str()))
+    return std::nullopt; // a part of it (`d + n`, `d[1]`): not followed
+  HelperSummary::CapturedProduction Pr;
+  Pr.Buffer = Buf;
+  Pr.Stream = P.Stream;
+  if (P.Stream.K == StreamRef::Named) {
+    Pr.StreamVar = P.Stream.Path.steps().empty()
+                       ? capturedVar(Def, P.Stream.Path.rootDecl())
+                       : nullptr;
+    if (!Pr.StreamVar || P.Stream.Path.rootKind() != AccessPath::RootKind::Decl)
+      return std::nullopt;
+  } else if (P.Stream.K != StreamRef::Legacy &&
+             P.Stream.K != StreamRef::PerThread) {
+    return std::nullopt;
+  }
+  return Pr;
+}
+
 } // namespace
 
 const FunctionDecl *summarizable(const FunctionDecl *FD,
@@ -175,6 +208,15 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
         PD->getType()->isPointerType() && Out.ProducerSeeds.size() < 8)
       Out.ProducerSeeds.push_back(
           {regionKeyOf(F.Aliases, AccessPath::ofDecl(PD), PD->getName()), PD});
+  // A lambda's pointer captures: the caller's own variables.
+  if (const CXXMethodDecl *Op = lambdaOperator(FD))
+    for (const LambdaCapture &Cap : Op->getParent()->captures())
+      if (const auto *V = Cap.capturesVariable()
+                              ? dyn_cast<VarDecl>(Cap.getCapturedVar())
+                              : nullptr;
+          V && V->getType()->isPointerType() && Out.ProducerSeeds.size() < 8)
+        Out.ProducerSeeds.push_back(
+            {regionKeyOf(F.Aliases, AccessPath::ofDecl(V), V->getName()), V});
   Out.ProducerSeedSite = F.Body;
   auto Seed = [&](int Buf, int Stream) {
     SummarySeed Sd;
@@ -448,7 +490,13 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
                      [&](const auto &E) { return E.second.count(Key); }))
       continue;
     const auto *Buf = dyn_cast_or_null<ParmVarDecl>(P.Var);
-    if (!Buf || Buf->getDeclContext() != Def)
+    if (Buf && Buf->getDeclContext() != Def)
+      Buf = nullptr; // an enclosing function's parameter a lambda captures
+    if (lambdaOperator(Def) && !Buf && !P.OnCurrent)
+      if (std::optional<HelperSummary::CapturedProduction> Pr =
+              capturedProduction(Def, Key.first, P))
+        S->CapturedProduces.push_back(*Pr);
+    if (!Buf)
       continue;
     HelperSummary::Production Pr;
     Pr.BufferParam = Buf->getFunctionScopeIndex();

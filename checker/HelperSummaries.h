@@ -145,6 +145,17 @@ struct HelperSummary {
     bool Torch = false;
   };
   std::vector<Production> Produces;
+  /// A lambda's device work writing a variable it captures (C++
+  /// [expr.prim.lambda.capture]: the enclosing function's own variable),
+  /// left unordered at its exit, on a default stream or on a stream
+  /// variable it captures: at a call of the lambda, the caller's producer
+  /// (the caller names both). Not exported (SummaryFiles.h: lambdas are not).
+  struct CapturedProduction {
+    const VarDecl *Buffer = nullptr;
+    StreamRef Stream; ///< Legacy, PerThread, or Named: a captured variable
+    const VarDecl *StreamVar = nullptr; ///< Named: that variable
+  };
+  std::vector<CapturedProduction> CapturedProduces;
   /// Device-to-host copies the helper makes of a pointer parameter's
   /// buffer, before anything in it could order earlier device work (a
   /// sync, a record, a wait, a call that may order): at the call, a copy
@@ -157,10 +168,17 @@ struct HelperSummary {
     bool OnStreamParam = false; ///< else the legacy default stream
     unsigned StreamParam = 0;
     bool Blocking = false;
+    /// A lambda's copy of a variable it captures (the enclosing function's,
+    /// then BufferParam is unused), on a captured stream variable
+    /// (CapturedStream; OnStreamParam is false) or the legacy default
+    /// stream. Not exported.
+    const VarDecl *CapturedBuffer = nullptr;
+    const VarDecl *CapturedStream = nullptr;
     bool operator<(const Consumption &O) const {
-      return std::tie(BufferParam, OnStreamParam, StreamParam, Blocking) <
+      return std::tie(BufferParam, OnStreamParam, StreamParam, Blocking,
+                      CapturedBuffer, CapturedStream) <
              std::tie(O.BufferParam, O.OnStreamParam, O.StreamParam,
-                      O.Blocking);
+                      O.Blocking, O.CapturedBuffer, O.CapturedStream);
     }
   };
   std::vector<Consumption> Consumes;

@@ -269,6 +269,8 @@ std::string regionKeyOf(AliasClasses &Aliases, const AccessPath &Root,
 void EffectBuilder::addHelperConsumers(const CallExpr *C,
                                        const HelperSummary &S) {
   for (const HelperSummary::Consumption &Co : S.Consumes) {
+    if (Co.CapturedBuffer)
+      continue; // a lambda's: at its calls (Effects.cpp)
     const Expr *A = paramArg(C, static_cast<int>(Co.BufferParam));
     if (!A)
       continue;

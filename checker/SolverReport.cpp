@@ -14,28 +14,43 @@
 
 namespace clang::tidy::cuda {
 
-/// In a summary run: a device-to-host copy of a parameter's buffer while
-/// the caller's seed producer is pending on it, on a stream parameter or the
-/// legacy default stream.
+/// In a summary run: a device-to-host copy of a parameter's buffer (or a
+/// lambda's captured variable's) while the caller's seed producer is
+/// pending on it, on a stream parameter (a captured stream variable) or
+/// the legacy default stream.
 void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
   const StreamRef &On = *Ev.OnStream;
   HelperSummary::Consumption C;
   C.Blocking = Ev.BlockingCopy;
-  if (On.K == StreamRef::Named && On.Path.steps().empty()) {
+  bool Lambda = lambdaOperator(F.FD) != nullptr;
+  // A local of an enclosing function: one the lambda captures.
+  auto Captured = [&](const ValueDecl *D) -> const VarDecl * {
+    const auto *V = dyn_cast_or_null<VarDecl>(D);
+    return Lambda && V && V->hasLocalStorage() && V->getDeclContext() != F.FD
+               ? V
+               : nullptr;
+  };
+  if (On.K == StreamRef::Named && On.Path.steps().empty() &&
+      On.Path.rootKind() == AccessPath::RootKind::Decl) {
     const auto *SP = dyn_cast_or_null<ParmVarDecl>(On.Path.rootDecl());
-    if (!SP || SP->getDeclContext() != F.FD)
+    C.CapturedStream = Captured(On.Path.rootDecl());
+    if (!C.CapturedStream && (!SP || SP->getDeclContext() != F.FD))
       return;
-    C.OnStreamParam = true;
-    C.StreamParam = SP->getFunctionScopeIndex();
+    C.OnStreamParam = !C.CapturedStream;
+    C.StreamParam = C.OnStreamParam ? SP->getFunctionScopeIndex() : 0;
   } else if (On.K != StreamRef::Legacy) {
     return; // a stream the caller cannot name
   }
   for (const auto &[Key, P] : St.Producers) {
     const auto *Param = dyn_cast_or_null<ParmVarDecl>(P.Var);
+    if (Param && Param->getDeclContext() != F.FD)
+      Param = nullptr;
+    C.CapturedBuffer = Param ? nullptr : Captured(P.Var);
     if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown ||
-        !Param || Param->getDeclContext() != F.FD)
+        (!Param && !C.CapturedBuffer) ||
+        (C.CapturedStream && !C.CapturedBuffer))
       continue;
-    C.BufferParam = Param->getFunctionScopeIndex();
+    C.BufferParam = Param ? Param->getFunctionScopeIndex() : 0;
     auto It = llvm::lower_bound(Consumed, C);
     if (It == Consumed.end() || C < *It)
       Consumed.insert(It, C);

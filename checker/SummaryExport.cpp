@@ -420,11 +420,12 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
   O["produces"] = std::move(Produces);
   Array Consumes;
   for (const HelperSummary::Consumption &C : S.Consumes)
-    Consumes.push_back(
-        Object{{"param", static_cast<int64_t>(C.BufferParam)},
-               {"on", C.OnStreamParam ? "param" : "legacy"},
-               {"streamParam", static_cast<int64_t>(C.StreamParam)},
-               {"blocking", C.Blocking}});
+    if (!C.CapturedBuffer) // a lambda's captures: no caller elsewhere
+      Consumes.push_back(
+          Object{{"param", static_cast<int64_t>(C.BufferParam)},
+                 {"on", C.OnStreamParam ? "param" : "legacy"},
+                 {"streamParam", static_cast<int64_t>(C.StreamParam)},
+                 {"blocking", C.Blocking}});
   O["consumes"] = std::move(Consumes);
   return O;
 }
