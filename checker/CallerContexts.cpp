@@ -160,6 +160,12 @@ bool CallerContexts::createdNonBlocking(const VarDecl *V,
   return OwnerFacts && OwnerFacts->isNonBlockingStream(AccessPath::ofVar(V));
 }
 
+bool CallerContexts::createdFresh(const VarDecl *V,
+                                  const FunctionDecl *Current) {
+  FunctionFacts *OwnerFacts = factsOf(capturedFrom(V, Current));
+  return OwnerFacts && OwnerFacts->isFreshStream(V);
+}
+
 Provenance CallerContexts::provenanceOf(const VarDecl *V,
                                         const FunctionDecl *Current) {
   if (!V || !V->getType()->isPointerType() || !V->hasLocalStorage())

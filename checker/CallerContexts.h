@@ -63,6 +63,11 @@ public:
   /// function's own FunctionFacts::isNonBlockingStream says). False for
   /// anything else, Current's own variables included.
   bool createdNonBlocking(const VarDecl *V, const FunctionDecl *Current);
+  /// Whether V, a stream handle Current captures from the function that
+  /// declares it, is a stream that function creates into V and changes
+  /// nowhere else (its StreamRef::Fresh there): in Current it is then a
+  /// created stream (StreamRef::Created). False for anything else.
+  bool createdFresh(const VarDecl *V, const FunctionDecl *Current);
 
   /// One direct call of an internal function (or of a lambda variable):
   /// the call, its caller (null: none analysable) and the index of the

@@ -229,6 +229,11 @@ public:
   /// CUDAStreamGuard in scope or the last setCurrentCUDAStream before it,
   /// else the default stream (PyTorch's default: the device's stream 0).
   StreamRef currentStreamAt(SourceLocation L);
+  /// A stream this callable creates into local V and changes nowhere else
+  /// (StreamRef::Fresh).
+  bool isFreshStream(const VarDecl *V) const {
+    return FreshStreams.count(AccessPath::ofVar(V)) != 0;
+  }
   /// Is the stream with this key created with cudaStreamNonBlocking (or
   /// taken from libtorch's pool)?
   bool isNonBlockingStream(const AccessPath &Stream) const {

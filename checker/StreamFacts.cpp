@@ -109,6 +109,14 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
               ReboundStreams.count(
                   dyn_cast_or_null<VarDecl>(S.Path.rootDecl())) != 0;
   S.Created = S.Fresh;
+  // A handle a lambda captures, created where it is declared and changed
+  // nowhere else there (nor here: a mutable lambda's copy).
+  if (const auto *V = S.Path.steps().empty() &&
+                              S.Path.rootKind() == AccessPath::RootKind::Decl
+                          ? dyn_cast_or_null<VarDecl>(S.Path.rootDecl())
+                          : nullptr;
+      !S.Created && Contexts && V && !MutatedVars.count(V) && !S.Rebound)
+    S.Created = Contexts->createdFresh(V, FD);
   // A pool's stream used where it is taken (`pool.get_stream()`).
   if (const auto *C = dyn_cast_or_null<CallExpr>(strip(E)))
     if (const ApiEntry *A = lookup(C); A && A->Role == ApiRole::PoolStream) {

@@ -222,6 +222,9 @@ void capturedNonBlockingStream(float *d) {
   auto step = [&]() {
     touch<<<1, 1, 0, s>>>(d);
     cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+    // The lambda's own producer race: s is a created non-blocking stream
+    // here too.
+    // CHECK: :[[@LINE-3]]:5: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
   };
   step();
   consumeValue(h[0]);

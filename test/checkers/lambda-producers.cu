@@ -129,3 +129,46 @@ void lambdaCopiesOnBlockingAfterLegacyWork(float *h, float *d) {
   fetch();
   cudaStreamSynchronize(s2);
 }
+
+//===--- A lambda's own race on a stream it captures ---------------------===//
+
+// A stream the enclosing function creates and changes nowhere else is a
+// created stream inside the lambda too.
+void lambdaRaceOnCapturedCreatedStream(float *h, float *d) {
+  cudaStream_t s1;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  auto work = [&]() {
+    fill<<<1, 64, 0, s1>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+    // CHECK: :[[@LINE-1]]:5: warning: the asynchronous device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's1' has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on stream 's1' here
+    cudaDeviceSynchronize();
+  };
+  work();
+}
+
+// Negative: the enclosing function gives the handle another value, which
+// may be stream 0.
+void lambdaCapturedStreamReassigned(float *h, float *d, cudaStream_t other) {
+  cudaStream_t s1;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  s1 = other;
+  auto work = [&]() {
+    fill<<<1, 64, 0, s1>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+    cudaDeviceSynchronize();
+  };
+  work();
+}
+
+// Negative: a blocking stream; the legacy-stream copy waits for it.
+void lambdaCapturedBlockingStream(float *h, float *d) {
+  cudaStream_t s1;
+  cudaStreamCreate(&s1);
+  auto work = [&]() {
+    fill<<<1, 64, 0, s1>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+    cudaDeviceSynchronize();
+  };
+  work();
+}
