@@ -156,11 +156,16 @@ private:
   void addThrustCall(const CallExpr *C, const ThrustCall &T);
   std::optional<StreamRef> handleStreamAt(const CallExpr *C,
                                           const Expr *Handle);
-  /// The device work a helper called at C leaves writing its arguments.
+  /// The device work a helper called at C leaves writing its arguments
+  /// (and a lambda, writing what it captures: CapturedProduces).
   void addHelperProducers(const CallExpr *C, const HelperSummary &S);
-  /// The device-to-host copies a helper makes of its arguments
-  /// (HelperSummary::Consumes), as the caller's Consume effects at the call.
+  /// The device-to-host copies a helper makes of its arguments (and a
+  /// lambda of what it captures): HelperSummary::Consumes, as the caller's
+  /// Consume effects at the call.
   void addHelperConsumers(const CallExpr *C, const HelperSummary &S);
+  /// A reference to V at its declaration, which spells its name: a local
+  /// object, or a variable a lambda captures as its caller names it.
+  Expr *refTo(const VarDecl *V) const;
   /// A device-to-host copy at At reads Src on stream S (Blocking: the call
   /// returns once it is done).
   void addConsumer(const Stmt *At, const Expr *Src, const StreamRef &S,
@@ -186,12 +191,14 @@ private:
   bool kernelMayWrite(const CUDAKernelCallExpr *K, unsigned I);
   /// kernelMayWrite's walks of kernel bodies, per parameter.
   llvm::DenseMap<const ParmVarDecl *, bool> KernelReadsOnly;
-  /// Does a helper called at C (Def: its definition) order device work
-  /// (StreamOrdering.h): whatever its arguments, or by work on a stream
-  /// parameter whose argument is not a known stream (a default stream, a
-  /// stream created here or a created member). Work on a known stream
-  /// parameter becomes that stream's work at C (addStreamWork).
-  bool helperMayOrder(const CallExpr *C, const FunctionDecl *Def);
+  /// The ordering a helper called at C (Def: its definition) brings
+  /// (StreamOrdering.h). Its work on a stream parameter whose argument is
+  /// a known stream (a default stream, a stream created here or a created
+  /// member) is added as that stream's work at C (addStreamWork). Returns
+  /// whether the call may order device work otherwise (Effect::MayOrder):
+  /// whatever its arguments, or by work on a stream parameter handed a
+  /// stream the check cannot name (nothing is added then).
+  bool addHelperOrdering(const CallExpr *C, const FunctionDecl *Def);
   /// An occurrence of a buffer of alias class Class: its host access, if
   /// any, becomes an Access effect.
   void addAccess(const Expr *Node, const std::string &Class);

@@ -25,10 +25,6 @@
 #include <set>
 
 namespace clang::tidy::cuda {
-/// A reference to V located At: the object of a destructor call (at V's
-/// declaration, which spells its name), or where the call runs; a
-/// lambda's captured variable at its declaration.
-static Expr *refAt(ASTContext &Ctx, const VarDecl *V, SourceLocation At);
 namespace {
 
 /// Do a user-declared row's argument positions exist in this call?
@@ -366,7 +362,7 @@ void EffectBuilder::collectCallEffects() {
     Ev.Anchor = C;
     Ev.CE = C;
     Ev.Summary = S;
-    Ev.MayOrder = helperMayOrder(C, Def);
+    Ev.MayOrder = addHelperOrdering(C, Def);
     const HelperSummary *Produced = S;
     if (S) {
       Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, CalleeLambda);
@@ -378,27 +374,9 @@ void EffectBuilder::collectCallEffects() {
     // Its copies read their sources before anything it does may order them.
     if (S)
       addHelperConsumers(C, *S);
-    if (S && CalleeLambda)
-      for (const HelperSummary::Consumption &Co : S->Consumes)
-        if (Co.CapturedBuffer)
-          addConsumer(C,
-                      refAt(Ctx, Co.CapturedBuffer,
-                            Co.CapturedBuffer->getLocation()),
-                      Co.CapturedStream
-                          ? F.streamOf(refAt(Ctx, Co.CapturedStream,
-                                             Co.CapturedStream->getLocation()))
-                          : F.streamOf(nullptr),
-                      Co.Blocking);
     Out.List.push_back(std::move(Ev));
     if (Produced)
       addHelperProducers(C, *Produced);
-    // A lambda's device work on what it captures: the caller's variables.
-    if (S && CalleeLambda)
-      for (const HelperSummary::CapturedProduction &P : S->CapturedProduces)
-        addProducer(C, refAt(Ctx, P.Buffer, P.Buffer->getLocation()),
-                    P.StreamVar ? F.streamOf(refAt(Ctx, P.StreamVar,
-                                                   P.StreamVar->getLocation()))
-                                : P.Stream);
     // Copies into what it returns: the call's result is their destination
     // (issued after the call's own effects, which came before them).
     if (S)
@@ -439,11 +417,17 @@ void EffectBuilder::relaunchCaptured(const CallExpr *Launch,
   }
 }
 
+/// A reference to V located At: the object of a destructor call (at V's
+/// declaration, which spells its name), or where the call runs.
 static Expr *refAt(ASTContext &Ctx, const VarDecl *V, SourceLocation At) {
   return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
                              const_cast<VarDecl *>(V),
                              /*RefersToEnclosingVariableOrCapture=*/false, At,
                              V->getType(), VK_LValue);
+}
+
+Expr *EffectBuilder::refTo(const VarDecl *V) const {
+  return refAt(Ctx, V, V->getLocation());
 }
 
 const CallExpr *syntheticMemberCall(ASTContext &Ctx, const Expr *Object,
@@ -486,7 +470,7 @@ void EffectBuilder::addConstructorCall(const CXXConstructExpr *K) {
     return;
   llvm::SmallVector<const Expr *, 4> Args(K->arguments());
   const CallExpr *C = syntheticMemberCall(
-      Ctx, refAt(Ctx, V, V->getLocation()), Ctor, Args, K->getBeginLoc());
+      Ctx, refTo(V), Ctor, Args, K->getBeginLoc());
   const HelperSummary *S = R.summaryOf(Ctor, bindings(C, Ctor));
   if (!S)
     return;
@@ -496,7 +480,7 @@ void EffectBuilder::addConstructorCall(const CXXConstructExpr *K) {
   Ev.Summary = S;
   Ev.Loc = K;
   Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
-  Ev.MayOrder = helperMayOrder(C, Def);
+  Ev.MayOrder = addHelperOrdering(C, Def);
   addHelperConsumers(C, *S);
   Out.List.push_back(std::move(Ev));
   addHelperProducers(C, *S);
@@ -556,7 +540,7 @@ void EffectBuilder::addSyntheticCall(const Stmt *Anchor, const CallExpr *C,
   Ev.Loc = Loc;
   Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
   Ev.MayOrder =
-      helperMayOrder(C, summarizable(Callee, Ctx.getSourceManager()));
+      addHelperOrdering(C, summarizable(Callee, Ctx.getSourceManager()));
   Out.List.push_back(std::move(Ev));
 }
 
@@ -572,7 +556,7 @@ void EffectBuilder::addDestructorCall(const VarDecl *V,
   if (Dtor && summarizable(Dtor, Ctx.getSourceManager()))
     C = destructorCall(Ctx, V, Dtor);
   else
-    C = uniquePtrDeleterCall(Ctx, refAt(Ctx, V, V->getLocation()),
+    C = uniquePtrDeleterCall(Ctx, refTo(V),
                              V->getLocation());
   if (C)
     addSyntheticCall(C, C, C->getDirectCallee(), V,

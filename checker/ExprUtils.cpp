@@ -501,6 +501,15 @@ const CXXMethodDecl *lambdaOperator(const FunctionDecl *F) {
   return M && M->getParent()->isLambda() ? M : nullptr;
 }
 
+const VarDecl *capturedVariable(const FunctionDecl *Callable,
+                                const ValueDecl *D) {
+  const auto *V = dyn_cast_or_null<VarDecl>(D);
+  return V && lambdaOperator(Callable) && V->hasLocalStorage() &&
+                 V->getDeclContext() != Callable
+             ? V
+             : nullptr;
+}
+
 const CXXMethodDecl *lambdaOf(const Expr *A, const VarDecl **Var) {
   // Past implicit nodes and a one-argument construction (a copy or move
   // of the closure, a std::function made from it).

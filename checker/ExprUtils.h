@@ -146,6 +146,12 @@ bool isDataAccessor(llvm::StringRef Method);
 /// The call operator of a lambda (C++ [expr.prim.lambda.closure]), or null.
 const CXXMethodDecl *lambdaOperator(const FunctionDecl *F);
 
+/// D, when Callable is a lambda's call operator and D a local variable or
+/// parameter of a function enclosing it: a variable the lambda captures
+/// ([expr.prim.lambda.capture]), which its callers name too. Else null.
+const VarDecl *capturedVariable(const FunctionDecl *Callable,
+                                const ValueDecl *D);
+
 /// The lambda an argument denotes: written there, or a local variable
 /// initialised with one (`auto f = [&] {...}; std::for_each(.., f)`), past
 /// a copy of the closure, a std::function made from it, std::move /

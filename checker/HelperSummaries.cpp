@@ -78,21 +78,13 @@ bool isBufferType(QualType T) {
          isStdContainer(T) || isTensorType(T);
 }
 
-/// A local variable of a function enclosing the lambda operator Def: one
-/// the lambda captures.
-const VarDecl *capturedVar(const FunctionDecl *Def, const ValueDecl *D) {
-  const auto *V = dyn_cast_or_null<VarDecl>(D);
-  return V && V->hasLocalStorage() && V->getDeclContext() != Def ? V
-                                                                   : nullptr;
-}
-
 /// A lambda's producer P (region key Region) writing a whole captured
 /// variable on a default stream or a captured stream variable: what its
 /// caller can name. nullopt otherwise.
 std::optional<HelperSummary::CapturedProduction>
 capturedProduction(const FunctionDecl *Def, llvm::StringRef Region,
                    const PendingProducer &P) {
-  const VarDecl *Buf = capturedVar(Def, P.Var);
+  const VarDecl *Buf = capturedVariable(Def, P.Var);
   if (!Buf || !Region.ends_with(("@" + Buf->getName()).str()))
     return std::nullopt; // a part of it (`d + n`, `d[1]`): not followed
   HelperSummary::CapturedProduction Pr;
@@ -100,7 +92,7 @@ capturedProduction(const FunctionDecl *Def, llvm::StringRef Region,
   Pr.Stream = P.Stream;
   if (P.Stream.K == StreamRef::Named) {
     Pr.StreamVar = P.Stream.Path.steps().empty()
-                       ? capturedVar(Def, P.Stream.Path.rootDecl())
+                       ? capturedVariable(Def, P.Stream.Path.rootDecl())
                        : nullptr;
     if (!Pr.StreamVar || P.Stream.Path.rootKind() != AccessPath::RootKind::Decl)
       return std::nullopt;
@@ -485,9 +477,11 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   for (const auto &[Key, P] : Exit.Producers) {
     // Work the helper itself made something wait for, or recorded an event
     // after: the caller may rely on that record or wait (not followed).
+    // (C++17 lambdas cannot capture structured bindings.)
+    const ProducerKey &Work = Key;
     if (!P.WaitedBy.empty() || P.LegacyJoined ||
         llvm::any_of(Exit.EventProducers,
-                     [&](const auto &E) { return E.second.count(Key); }))
+                     [&](const auto &E) { return E.second.count(Work); }))
       continue;
     const auto *Buf = dyn_cast_or_null<ParmVarDecl>(P.Var);
     if (Buf && Buf->getDeclContext() != Def)

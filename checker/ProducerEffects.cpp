@@ -259,6 +259,10 @@ void EffectBuilder::addHelperProducers(const CallExpr *C,
       continue; // a defaulted stream argument: not followed
     addProducer(C, Root, On, P.Torch);
   }
+  // A lambda's device work on what it captures: the caller's variables.
+  for (const HelperSummary::CapturedProduction &P : S.CapturedProduces)
+    addProducer(C, refTo(P.Buffer),
+                P.StreamVar ? F.streamOf(refTo(P.StreamVar)) : P.Stream);
 }
 
 std::string regionKeyOf(AliasClasses &Aliases, const AccessPath &Root,
@@ -270,7 +274,7 @@ void EffectBuilder::addHelperConsumers(const CallExpr *C,
                                        const HelperSummary &S) {
   for (const HelperSummary::Consumption &Co : S.Consumes) {
     if (Co.CapturedBuffer)
-      continue; // a lambda's: at its calls (Effects.cpp)
+      continue; // a lambda's: below
     const Expr *A = paramArg(C, static_cast<int>(Co.BufferParam));
     if (!A)
       continue;
@@ -283,6 +287,13 @@ void EffectBuilder::addHelperConsumers(const CallExpr *C,
       addConsumer(C, A, F.streamOf(nullptr), Co.Blocking);
     }
   }
+  // A lambda's copies of what it captures: the caller's variables.
+  for (const HelperSummary::Consumption &Co : S.Consumes)
+    if (Co.CapturedBuffer)
+      addConsumer(C, refTo(Co.CapturedBuffer),
+                  F.streamOf(Co.CapturedStream ? refTo(Co.CapturedStream)
+                                               : nullptr),
+                  Co.Blocking);
 }
 
 void EffectBuilder::addLibraryProducers(const CallExpr *C,
@@ -531,7 +542,7 @@ bool EffectBuilder::kernelMayWrite(const CUDAKernelCallExpr *K,
   return !It->second;
 }
 
-bool EffectBuilder::helperMayOrder(const CallExpr *C,
+bool EffectBuilder::addHelperOrdering(const CallExpr *C,
                                    const FunctionDecl *Def) {
   if (!Def)
     return true;

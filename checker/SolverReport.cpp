@@ -22,18 +22,10 @@ void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
   const StreamRef &On = *Ev.OnStream;
   HelperSummary::Consumption C;
   C.Blocking = Ev.BlockingCopy;
-  bool Lambda = lambdaOperator(F.FD) != nullptr;
-  // A local of an enclosing function: one the lambda captures.
-  auto Captured = [&](const ValueDecl *D) -> const VarDecl * {
-    const auto *V = dyn_cast_or_null<VarDecl>(D);
-    return Lambda && V && V->hasLocalStorage() && V->getDeclContext() != F.FD
-               ? V
-               : nullptr;
-  };
   if (On.K == StreamRef::Named && On.Path.steps().empty() &&
       On.Path.rootKind() == AccessPath::RootKind::Decl) {
     const auto *SP = dyn_cast_or_null<ParmVarDecl>(On.Path.rootDecl());
-    C.CapturedStream = Captured(On.Path.rootDecl());
+    C.CapturedStream = capturedVariable(F.FD, On.Path.rootDecl());
     if (!C.CapturedStream && (!SP || SP->getDeclContext() != F.FD))
       return;
     C.OnStreamParam = !C.CapturedStream;
@@ -45,7 +37,7 @@ void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
     const auto *Param = dyn_cast_or_null<ParmVarDecl>(P.Var);
     if (Param && Param->getDeclContext() != F.FD)
       Param = nullptr;
-    C.CapturedBuffer = Param ? nullptr : Captured(P.Var);
+    C.CapturedBuffer = Param ? nullptr : capturedVariable(F.FD, P.Var);
     if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown ||
         (!Param && !C.CapturedBuffer) ||
         (C.CapturedStream && !C.CapturedBuffer))
