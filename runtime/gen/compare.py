@@ -11,8 +11,11 @@ source before the work writing it". It reports agreement, false positives
 (the check warns, the model says ordered), misses, warnings on unmarked lines,
 crashes, time-outs; then reduces each disagreement (reduce.py) to a minimal
 program that keeps it and writes it, with the model's reason and the check's
-message, to the output folder.
-May call: generate.py, model.py, render.py, tidy.py, reduce.py, clang-tidy.
+message, to the output folder. With --python, the same for the programs'
+PyTorch rendering (render_torch.py: the grammar's PyTorch subset) and the
+check's Python front end.
+May call: generate.py, model.py, render.py, render_torch.py, tidy.py,
+reduce.py, clang-tidy, checker/python.
 Python 3 standard library only; run with any python3.
 
 Exit status: 0; 1 when agreement is below --min-agreement /
@@ -36,6 +39,7 @@ import generate as G  # noqa: E402
 import model as M  # noqa: E402
 import reduce as R  # noqa: E402
 import render  # noqa: E402
+import render_torch  # noqa: E402
 import tidy as T  # noqa: E402
 
 COMPARED = (M.STALE, M.ORDERED)
@@ -45,7 +49,7 @@ def pct(a, b):
     return 100.0 * a / b if b else 100.0
 
 
-def compare_one(prog, res, verd):
+def compare_one(prog, res, verd, first_only=False):
     """Rows for one program: (kind "access"|"copy", id, outcome, model reason,
     check messages); outcome: agree / false-positive / miss / not-compared:<why>."""
     rows = []
@@ -57,6 +61,11 @@ def compare_one(prog, res, verd):
             continue
         if ident in res.shadowed and not warned:
             rows.append(("access", ident, "not-compared:same-call", a["reason"], [], warned))
+            continue
+        if first_only and a.get("earlier") and not warned:
+            # The Python front end reports a copy at its first access on a path.
+            rows.append(("access", ident, "not-compared:reported-earlier", a["reason"], [],
+                         warned))
             continue
         stale = a["verdict"] == M.STALE
         out = "agree" if warned == stale else ("false-positive" if warned else "miss")
@@ -128,7 +137,7 @@ class Runner:
 
     def check(self, progs, tags, name):
         return T.check_programs(progs, tags, self.work, self.a.plugin, self.tidy,
-                                self.a.strict, self.a.timeout, name)
+                                self.a.strict, self.a.timeout, name, python=self.a.python)
 
     def verdicts(self, prog):
         return M.verdicts(prog, strict=self.a.strict, include_managed=self.a.include_managed,
@@ -149,16 +158,20 @@ class Runner:
                 if r.status != "ok":
                     out.append(False)
                     continue
-                rows = compare_one(p, r, self.verdicts(p))
+                rows = compare_one(p, r, self.verdicts(p), self.a.python)
                 out.append(any(k == target_kind and i == ident and o == outcome
                                for k, i, o, *_ in rows))
             return out
         return batch
 
 
-def write_reduced(outdir, name, prog, header, check_log):
-    text = render.render_unit([prog], header=header).text
-    with open(os.path.join(outdir, name + ".cu"), "w", encoding="utf-8") as f:
+def write_reduced(outdir, name, prog, header, check_log, python=False):
+    if python:
+        text = render_torch.render_module([prog], header=header.replace("// ", "# ")).text
+    else:
+        text = render.render_unit([prog], header=header).text
+    with open(os.path.join(outdir, name + (".py" if python else ".cu")), "w",
+              encoding="utf-8") as f:
         f.write(text)
     with open(os.path.join(outdir, name + ".json"), "w", encoding="utf-8") as f:
         json.dump(prog, f, indent=1)
@@ -185,6 +198,9 @@ def main(argv=None):
     ap.add_argument("--eager-legacy", action="store_true",
                     help="the model's other reading of the legacy-stream rule (model.py), "
                          "contradicted on an H100")
+    ap.add_argument("--python", action="store_true",
+                    help="the programs' PyTorch rendering (render_torch.py) through the check's "
+                         "Python front end, against the model of the same programs")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per clang-tidy run")
     ap.add_argument("--out", default=os.path.join(HERE, "out"),
                     help="output folder (default runtime/gen/out; replaced)")
@@ -207,10 +223,15 @@ def main(argv=None):
         if args.batch < 1 or args.jobs < 1:
             raise ValueError("--batch and --jobs must be at least 1")
         progs = [G.generate(s, args.size) for s in seeds]
+        if args.python:
+            if args.strict or args.eager_legacy:
+                raise ValueError("--python takes neither --strict nor --eager-legacy")
+            progs = [render_torch.to_torch(p) for p in progs]
     except ValueError as e:
         print("compare.py: error: %s" % e, file=sys.stderr)
         return 2
-    tidy_bin, problem = T.check_tools(args.plugin, args.clang_tidy)
+    tidy_bin, problem = (None, None) if args.python else T.check_tools(args.plugin,
+                                                                        args.clang_tidy)
     if problem:
         print("compare.py: error: %s" % problem, file=sys.stderr)
         return 2
@@ -224,9 +245,9 @@ def main(argv=None):
     t0 = time.time()
     batches = [(progs[k:k + args.batch], "batch%04d" % (k // args.batch))
                for k in range(0, len(progs), args.batch)]
-    log("== %d programs (seeds %s, size %d), %d units, %d clang-tidy at once, %s mode"
-        % (len(progs), args.seeds, args.size, len(batches), args.jobs,
-           "strict" if args.strict else "default"))
+    mode = "python" if args.python else "strict" if args.strict else "default"
+    log("== %d programs (seeds %s, size %d), %d units, %d checks at once, %s mode"
+        % (len(progs), args.seeds, args.size, len(batches), args.jobs, mode))
     results = {}
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(run.check, b, [str(p["seed"]) for p in b], name) for b, name in batches]
@@ -245,7 +266,8 @@ def main(argv=None):
             continue
         remarks += [(p["seed"], m) for m in r.remarks]
         unmarked += [(p["seed"], line, m) for line, m in r.unmarked]
-        for kind, ident, outcome, reason, msgs, warned in compare_one(p, r, run.verdicts(p)):
+        for kind, ident, outcome, reason, msgs, warned in compare_one(p, r, run.verdicts(p),
+                                                                      args.python):
             key = outcome.split(":")[0] if not outcome.startswith("not-compared") else outcome
             counts[kind][key] = counts[kind].get(key, 0) + 1
             if outcome in ("false-positive", "miss"):
@@ -268,8 +290,9 @@ def main(argv=None):
     for _, r in broken:
         statuses[r.status] = statuses.get(r.status, 0) + 1
     summary = [
-        "check vs model: %d programs, seeds %s, size %d, %s mode, plugin %s"
-        % (len(progs), args.seeds, args.size, "strict" if args.strict else "default", args.plugin),
+        "check vs model: %d programs, seeds %s, size %d, %s mode, %s"
+        % (len(progs), args.seeds, args.size, mode,
+           "the Python front end (checker/python)" if args.python else "plugin " + args.plugin),
         la, lc,
         "overall: %d of %d agree (%.2f%%)" % (aa + ac, na + nc, pct(aa + ac, na + nc)),
         "warnings on unmarked lines: %d; remarks: %d" % (len(unmarked), len(remarks)),
@@ -288,7 +311,8 @@ def main(argv=None):
             small, steps, _ = R.reduce(p, set(), run.holds(None, None, None, status="crash"))
             note = "reduced in %d steps" % len(steps)
         write_reduced(os.path.join(args.out, "reduced"), "%s_seed%s" % (r.status, p["seed"]), small,
-                      "// %s of the check on seed %s (%s)" % (r.status, p["seed"], note), r.log)
+                      "// %s of the check on seed %s (%s)" % (r.status, p["seed"], note), r.log,
+                      args.python)
 
     # -- reduction ------------------------------------------------------------
     classes = {}
@@ -333,9 +357,12 @@ def main(argv=None):
                   "// The model: %s\n// The check: %s"
                   % (kind, outcome, kind, ex_["id"], ex_["seed"], ex_["statements"], ex_["model"],
                      "; ".join(ex_["check"]) or "silent"))
-        write_reduced(os.path.join(args.out, "reduced"), name, ex_["prog"], header, ex_["log"])
-        print("  %2d. %s %s x%d: %s\n      %s.cu" % (n, kind, outcome, len(items), sig, name))
+        write_reduced(os.path.join(args.out, "reduced"), name, ex_["prog"], header, ex_["log"],
+                      args.python)
+        print("  %2d. %s %s x%d: %s\n      %s.%s" % (n, kind, outcome, len(items), sig, name,
+                                                   "py" if args.python else "cu"))
     report = {"seeds": args.seeds, "size": args.size, "strict": args.strict,
+              "python": args.python,
               "plugin": args.plugin, "programs": len(progs), "counts": counts,
               "summary": summary, "disagreements": disagreements,
               "unmarked": [{"seed": s, "line": l, "message": m} for s, l, m in unmarked],

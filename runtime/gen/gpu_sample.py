@@ -10,9 +10,14 @@ stale=<k> fresh=<f> ...`), and compares every marked access with the
 model's verdict for the execution the GPU runs (the runtime ints' own
 values); writes runtime/results/gen_<GPU>_driver-<version>.json.
 `--compile-only` builds (nvcc -c) and stops: what a machine without a GPU
-can test.
-May call: generate.py, model.py, render.py, runtime/agree.py (build),
-runtime/corpus.py (Case, tools, RT lines), nvcc, the built programs.
+can test. `--python` does the same for the programs' PyTorch rendering
+(render_torch.py, gen_torch.py: `python3 unit.py -s SEED -n N` with a torch
+that has CUDA), judged by the model of the same programs; it writes
+runtime/results/gen_torch_<GPU>_driver-<version>.json. With
+`--compile-only` it byte-compiles the modules (no torch needed).
+May call: generate.py, model.py, render.py, render_torch.py,
+runtime/agree.py (build), runtime/corpus.py (Case, tools, RT lines), nvcc,
+the built programs, the --python-bin interpreter.
 Python 3 standard library only.
 
 Outcome per access, from the model's value verdict (model.py: what the
@@ -44,6 +49,7 @@ sys.path.insert(0, RUNTIME)
 import generate as G  # noqa: E402
 import model as M  # noqa: E402
 import render  # noqa: E402
+import render_torch  # noqa: E402
 from corpus import RT_LINE_RE, Case, detect_gpu, find_nvcc, run, slug  # noqa: E402
 
 
@@ -74,6 +80,27 @@ def write_units(progs, batch, src_dir):
                 f.write(text)
         out.append((Case(path), part))
     return out
+
+
+def write_modules(progs, batch, src_dir):
+    """Batches of progs (PyTorch) as runtime/build/gen/torch/gen_<first>_<last>.py;
+    returns [(path, [prog])]."""
+    os.makedirs(src_dir, exist_ok=True)
+    out = []
+    for k in range(0, len(progs), batch):
+        part = progs[k:k + batch]
+        path = os.path.join(src_dir, "gen_%d_%d.py" % (part[0]["seed"], part[-1]["seed"]))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(render_torch.render_module(part).text)
+        out.append((path, part))
+    return out
+
+
+def program_of(seed, record):
+    """The program a stored record measured: the seed's, in the PyTorch
+    subset where the record is of the PyTorch rendering."""
+    prog = G.generate(int(seed), record.get("size", G.DEFAULT_SIZE))
+    return render_torch.to_torch(prog) if record.get("python") else prog
 
 
 def outcome(model_value, rec):
@@ -153,8 +180,7 @@ def rescore(path, out, log):
         record = json.load(f)
     rows, counts = [], {}
     for seed, rec in sorted(record["scenarios"].items(), key=lambda kv: int(kv[0])):
-        prog = G.generate(int(seed), record.get("size", G.DEFAULT_SIZE))
-        r, outs = judge(seed, prog, rec)
+        r, outs = judge(seed, program_of(seed, record), rec)
         rows += r
         for o in outs:
             counts[o] = counts.get(o, 0) + 1
@@ -168,6 +194,115 @@ def rescore(path, out, log):
             f.write("\n")
         log("== wrote %s" % out)
     return 1 if counts.get("CONTRADICTS", 0) else 0
+
+
+def measure(record, path, runs, log):
+    """runs: [(seed, prog, unit name, result)], result None (not built) or
+    a function giving the scenario's (exit status, stdout, stderr): each
+    scenario run, judged, stored in record (written after each); returns
+    (rows, counts)."""
+    rows, counts, scenarios = [], {}, record["scenarios"]
+    for seed, p, unit, result in runs:
+        rec = {"unit": unit, "exit": None, "accesses": {}, "reps": record["runs"][-1]["reps"]}
+        if result is not None:
+            rc, out, err = result()
+            rec["exit"] = rc
+            for line in out.splitlines():
+                m = RT_LINE_RE.match(line.strip())
+                if m:
+                    rec["accesses"][m.group("id")] = {
+                        k: int(m.group(k)) for k in ("stale", "fresh", "other", "total")}
+            if rc != 0:
+                rec["error"] = (err.strip() or out.strip())[-2000:]
+        r, outs = judge(seed, p, rec)
+        rows += r
+        for o in outs:
+            counts[o] = counts.get(o, 0) + 1
+        scenarios[str(seed)] = rec
+        log("  seed %-6s rc=%s %s" % (seed, rec["exit"], " ".join(
+            "%s=%s" % (x[1], x[5]) for x in rows if x[0] == seed)))
+        write_record(record, path)  # after each program: a run cut short keeps what it measured
+    return rows, counts
+
+
+def new_record(args, gpu, path, log):
+    """The record to fill: a new one, or (--merge) the stored one at path;
+    None after an error message."""
+    record = {"kind": "generated programs (runtime/gen/gpu_sample.py)", "gpu": gpu[0],
+              "driver": gpu[1], "size": args.size, "runs": [], "scenarios": {}}
+    if args.python:
+        record["python"] = True
+        record["kind"] = "generated programs, PyTorch rendering (runtime/gen/gpu_sample.py --python)"
+    if args.merge and os.path.exists(path):
+        try:
+            record = merged_record(path, args.size)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print("gpu_sample.py: error: cannot merge into %s: %s" % (path, e), file=sys.stderr)
+            return None
+    record["runs"].append({
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "seeds": args.seeds, "sample": args.sample, "reps": args.reps})
+    os.makedirs(args.results_dir, exist_ok=True)
+    return record
+
+
+def finish(record, path, rows, counts, failed, log):
+    record["counts"] = recount(record)
+    write_record(record, path)
+    report(rows, counts, log)
+    log("== all scenarios in %s: %s" % (path, ", ".join(
+        "%s: %d" % kv for kv in sorted(record["counts"].items()))))
+    log("== wrote %s" % path)
+    bad = counts.get("CONTRADICTS", 0) + counts.get("run-failed", 0) + failed
+    return 1 if bad else 0
+
+
+def run_python(args, progs, log):
+    """--python: the PyTorch rendering of progs, run with --python-bin."""
+    units = write_modules(progs, args.batch, os.path.join(args.build_dir, "torch"))
+    if args.compile_only:
+        import py_compile
+        failed = []
+        for path, _ in units:
+            try:
+                py_compile.compile(path, doraise=True)
+            except py_compile.PyCompileError as e:
+                failed.append(path)
+                log("== does not compile: %s\n%s" % (path, e))
+        log("== compile only: %d of %d modules compile" % (len(units) - len(failed), len(units)))
+        return 1 if failed else 0
+    gpu = detect_gpu()
+    if gpu is None:
+        print("gpu_sample.py: error: no GPU (nvidia-smi sees none); --compile-only checks the "
+              "modules without one", file=sys.stderr)
+        return 2
+    path = os.path.join(args.results_dir, "gen_torch_%s.json" % slug(*gpu))
+    record = new_record(args, gpu, path, log)
+    if record is None:
+        return 2
+    env_path = os.pathsep.join([HERE, RUNTIME])
+    log("== %d scenarios in %d modules; %s; GPU: %s, driver %s"
+        % (len(progs), len(units), args.python_bin, gpu[0], gpu[1]))
+    outputs = {}
+
+    def result(module, part, seed):
+        # One process runs every scenario of a module (torch's start-up
+        # costs seconds); each scenario's records carry its seed's prefix.
+        if module not in outputs:
+            outputs[module] = run(["env", "PYTHONPATH=" + env_path, args.python_bin, module,
+                                   "-s", "all", "-n", str(args.reps)],
+                                  timeout=args.timeout * len(part))
+        rc, out, err = outputs[module]
+        mine = [line for line in out.splitlines()
+                if line.strip().startswith("RT access=s%s_" % seed)]
+        failed = "GEN failed=%s" % seed in out
+        return (1 if failed or rc != 0 else 0), "\n".join(mine), err if failed or rc else ""
+
+    runs = [(p["seed"], p, os.path.basename(module),
+             (lambda m=module, part=part, seed=p["seed"]: result(m, part, seed)))
+            for module, part in units for p in part]
+    rows, counts = measure(record, path, runs, log)
+    return finish(record, path, rows, counts, 0, log)
 
 
 def main(argv=None):
@@ -192,6 +327,11 @@ def main(argv=None):
                     help="judge a stored measurement again with the current model (no GPU, no "
                          "build); with -o, write the re-judged file there")
     ap.add_argument("-o", "--output", help="with --rescore: where to write")
+    ap.add_argument("--python", action="store_true",
+                    help="the PyTorch rendering (render_torch.py), run with --python-bin")
+    ap.add_argument("--python-bin", default=os.environ.get("CARS_PYTHON", "python3"),
+                    help="with --python: the interpreter whose torch runs them (default "
+                         "$CARS_PYTHON or python3)")
     ap.add_argument("--merge", action="store_true",
                     help="keep the scenarios already in this GPU's results file and add (or "
                          "replace) the ones measured now; each scenario keeps its own reps")
@@ -213,9 +353,13 @@ def main(argv=None):
         if args.reps < 1 or args.batch < 1:
             raise ValueError("--reps and --batch must be at least 1")
         progs = [G.generate(s, args.size) for s in seeds]
+        if args.python:
+            progs = [render_torch.to_torch(p) for p in progs]
     except ValueError as e:
         print("gpu_sample.py: error: %s" % e, file=sys.stderr)
         return 2
+    if args.python:
+        return run_python(args, progs, log)
     nvcc = find_nvcc(args.nvcc)
     if not nvcc:
         print("gpu_sample.py: error: nvcc not found (pass --nvcc or set NVCC)", file=sys.stderr)
@@ -243,52 +387,15 @@ def main(argv=None):
         return 1 if failed else 0
 
     path = os.path.join(args.results_dir, "gen_%s.json" % slug(*gpu))
-    record = {"kind": "generated programs (runtime/gen/gpu_sample.py)",
-              "gpu": gpu[0], "driver": gpu[1], "size": args.size, "runs": [],
-              "scenarios": {}}
-    if args.merge and os.path.exists(path):
-        try:
-            record = merged_record(path, args.size)
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            print("gpu_sample.py: error: cannot merge into %s: %s" % (path, e), file=sys.stderr)
-            return 2
-    record["runs"].append({
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "seeds": args.seeds, "sample": args.sample, "reps": args.reps})
-    os.makedirs(args.results_dir, exist_ok=True)
-    rows, counts, scenarios = [], {}, record["scenarios"]
-    for case, part in units:
-        ok, exe = built[case.name]
-        for p in part:
-            seed = p["seed"]
-            rec = {"unit": case.name, "exit": None, "accesses": {}, "reps": args.reps}
-            if ok:
-                rc, out, err = run([exe, "-s", str(seed), "-n", str(args.reps)],
-                                   timeout=args.timeout)
-                rec["exit"] = rc
-                for line in out.splitlines():
-                    m = RT_LINE_RE.match(line.strip())
-                    if m:
-                        rec["accesses"][m.group("id")] = {
-                            k: int(m.group(k)) for k in ("stale", "fresh", "other", "total")}
-                if rc != 0:
-                    rec["error"] = (err.strip() or out.strip())[-2000:]
-            r, outs = judge(seed, p, rec)
-            rows += r
-            for o in outs:
-                counts[o] = counts.get(o, 0) + 1
-            scenarios[str(seed)] = rec
-            log("  seed %-6s rc=%s %s" % (seed, rec["exit"], " ".join(
-                "%s=%s" % (r[1], r[5]) for r in rows if r[0] == seed)))
-        write_record(record, path)  # after each program: a run cut short keeps what it measured
-    record["counts"] = recount(record)
-    write_record(record, path)
-    report(rows, counts, log)
-    log("== all scenarios in %s: %s" % (path, ", ".join(
-        "%s: %d" % kv for kv in sorted(record["counts"].items()))))
-    log("== wrote %s" % path)
-    bad = counts.get("CONTRADICTS", 0) + counts.get("run-failed", 0) + len(failed)
-    return 1 if bad else 0
+    record = new_record(args, gpu, path, log)
+    if record is None:
+        return 2
+    runs = [(p["seed"], p, case.name,
+             (lambda exe=built[case.name][1], seed=p["seed"]: run(
+                 [exe, "-s", str(seed), "-n", str(args.reps)], timeout=args.timeout))
+             if built[case.name][0] else None) for case, part in units for p in part]
+    rows, counts = measure(record, path, runs, log)
+    return finish(record, path, rows, counts, len(failed), log)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,7 @@ class Exec:
         self.copy_events = []   # (id, {"early": bool, "reason"})
         self.done_at = {}       # op -> what the host knew complete at its issue
         self.copy_id = {}       # op -> the copy's id
+        self.accessed_inflight = set()  # copies in flight at an access so far
         self.n = 0
 
     # -- device work ------------------------------------------------------------
@@ -349,8 +350,13 @@ class Exec:
             value = "the racy write %s may have been overwritten" % self.lost[h]
         elif self.last[h] and self.last[h][0] == "copy" and s["op"] == "read":
             value = self.copy_value[self.last[h][1]]
+        # Whether every copy in flight here was in flight at an earlier access
+        # of this execution too: the Python front end reports a copy at its
+        # first access on a path only (compare.py --python).
+        earlier = bool(inflight) and all(c in self.accessed_inflight for c in inflight)
+        self.accessed_inflight.update(inflight)
         self.accesses.append((s["id"], {"inflight": bool(inflight), "reason": reason,
-                                        "value": value}))
+                                        "value": value, "earlier": earlier}))
         if s["op"] == "write":
             self.last[h] = ("write", s["id"])
             # A write racing a copy: what a later read sees is unsure.
@@ -389,7 +395,8 @@ def verdicts(prog, strict=False, env=None, include_managed=False, eager_legacy=F
     for s, _ in G.walk(prog["body"]):
         if s["op"] in ("read", "write"):
             acc[s["id"]] = {"host": s["host"], "kind": hk[s["host"]], "op": s["op"],
-                            "hits": 0, "stale": None, "value": None, "ordered": None}
+                            "hits": 0, "stale": None, "value": None, "ordered": None,
+                            "earlier": True}
         elif s["op"] in ("copy", "copy_blocking"):
             cop[s["id"]] = {"hits": 0, "early": None, "ordered": None}
     for ex in executions(prog, strict, env, eager_legacy):
@@ -398,6 +405,8 @@ def verdicts(prog, strict=False, env=None, include_managed=False, eager_legacy=F
             a["hits"] += 1
             if r["inflight"] and a["stale"] is None:
                 a["stale"] = r["reason"]
+            if r["inflight"] and not r["earlier"]:
+                a["earlier"] = False
             if not r["inflight"] and a["ordered"] is None:
                 a["ordered"] = r["reason"]
             if r["value"] and a["value"] is None:
@@ -419,7 +428,10 @@ def verdicts(prog, strict=False, env=None, include_managed=False, eager_legacy=F
             v, why = ORDERED, a["ordered"]
         row = {"verdict": v, "reason": why, "host": a["host"], "kind": a["kind"], "op": a["op"],
                "value": ("stale possible" if a["value"] else "fresh") if a["hits"] else UNREACHED,
-               "value_reason": a["value"] or ""}
+               "value_reason": a["value"] or "",
+               # stale, and on every execution where it is, each copy in flight
+               # was in flight at an earlier access too
+               "earlier": bool(a["stale"]) and a["earlier"]}
         if a["kind"] == "managed" and not include_managed and v != UNREACHED:
             row["model"] = v
             row["verdict"] = UNMEASURED

@@ -57,6 +57,12 @@ def _num(ident):
 
 
 class ScenarioPrinter:
+    """One scenario (`static void scenario_<tag>()`) and its helpers, as
+    CUDA C++. render_torch.TorchPrinter prints the same in PyTorch: what
+    does not depend on the language is here, for both."""
+    # How a condition is spelled: true, false, not x, a constant local.
+    TRUE, FALSE, NOT, CONST_LOCAL = "true", "false", "!", "const bool %s = %s;"
+
     def __init__(self, prog, tag):
         self.p = prog
         self.tag = str(tag)
@@ -168,8 +174,7 @@ class ScenarioPrinter:
         elif op == "loop":
             self.locals += 1
             i = "i%d" % self.locals
-            b = s["bound"]
-            bound = str(b["n"]) if b["kind"] == "const" else b["var"]
+            bound = self.bound(s["bound"])
             out.emit(ind + "for (int %s = 0; %s < %s; ++%s) {" % (i, i, bound, i))
             self.block(out, ind + "  ", s["body"])
             out.emit(ind + "}")
@@ -180,18 +185,38 @@ class ScenarioPrinter:
         else:
             raise ValueError("unknown op %r" % op)
 
+    @staticmethod
+    def bound(b):
+        """A loop's bound: its constant, or its runtime int."""
+        return str(b["n"]) if b["kind"] == "const" else b["var"]
+
     def cond(self, out, ind, c):
         if c["kind"] == "const":
-            lit = "true" if c["value"] else "false"
+            lit = self.TRUE if c["value"] else self.FALSE
             if c["form"] == "literal":
                 return lit
             self.locals += 1
             k = "k%d" % self.locals
-            out.emit(ind + "const bool %s = %s;" % (k, lit))
+            out.emit(ind + self.CONST_LOCAL % (k, lit))
             return k
         v = c["var"]
-        return {"truth": v, "not": "!" + v, "eq1": v + " == 1", "ne0": v + " != 0",
+        return {"truth": v, "not": self.NOT + v, "eq1": v + " == 1", "ne0": v + " != 0",
                 "gt0": v + " > 0"}[c["form"]]
+
+    def call_tail(self, marks, comment="//"):
+        """The mark of a helper's or lambda's call line: the ids it touches."""
+        return " %s call: %s" % (comment, " ".join(self.gid(m[1]) for m in marks)) if marks else ""
+
+    def books_after_call(self, out, ind, body):
+        """The caller's books after a helper's call, in the helper's order
+        (a helper produces nothing)."""
+        for x in body:
+            if x["op"] in ("copy", "copy_blocking"):
+                self.book_copy(out, ind, x)
+            elif x["op"] == "write":
+                self.book_write(out, ind, x)
+            elif x["op"] == "read":
+                self.tally(out, ind, x, "v%d" % _num(x["id"]))
 
     def block(self, out, ind, stmts):
         for s in stmts:
@@ -241,19 +266,13 @@ class ScenarioPrinter:
         h.emit("}")
         self.helpers.append(h)
         marks = self.marks_of(body)
-        tail = " // call: " + " ".join(self.gid(m[1]) for m in marks) if marks else ""
+        tail = self.call_tail(marks)
         if read:
             out.emit(ind + "float v%d = %s(%s);%s" % (_num(read[0]["id"]), name, ", ".join(args),
                                                       tail), marks)
         else:
             out.emit(ind + "%s(%s);%s" % (name, ", ".join(args), tail), marks)
-        for x in body:  # the books, in the helper's order (it produces nothing)
-            if x["op"] in ("copy", "copy_blocking"):
-                self.book_copy(out, ind, x)
-            elif x["op"] == "write":
-                self.book_write(out, ind, x)
-            elif x["op"] == "read":
-                self.tally(out, ind, x, "v%d" % _num(x["id"]))
+        self.books_after_call(out, ind, body)
 
     def lambda_(self, out, ind, s):
         self.lambdas += 1
@@ -272,7 +291,7 @@ class ScenarioPrinter:
         self.block(out, ind + "  ", s["body"])
         out.emit(ind + "};")
         marks = self.marks_of(s["body"])
-        tail = " // call: " + " ".join(self.gid(m[1]) for m in marks) if marks else ""
+        tail = self.call_tail(marks)
         for _ in range(s.get("calls", 1)):
             out.emit(ind + "%s();%s" % (name, tail), marks)
 
@@ -409,6 +428,11 @@ def render_unit(progs, tags=None, header=None):
         keys[tag] = p["seed"] if len(progs) == 1 or by_seed else k
     entries = ", ".join("{%sL, scenario_%s}" % (keys[t], t) for t in tags)
     rows.append(("GEN_MAIN(%s)" % entries, None, []))
+    return assemble(rows, keys)
+
+
+def assemble(rows, keys):
+    """The Unit of rows [(text, tag or None, marks)] (one per line)."""
     text_lines, lines, spans = [], {}, {}
     for no, (text, tag, marks) in enumerate(rows, 1):
         text_lines.append(text)

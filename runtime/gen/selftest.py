@@ -4,9 +4,10 @@
 Holds: small ASTs in the grammar of generate.py, one per measured row of
 docs/semantics.md (and a few of runtime/cases that extend them, and two
 generated programs measured on an H100), each with the verdict measured; and the checks that the generator is
-deterministic, that rendering a program and reducing it keep it valid, and
-that bad input gives a message, not a traceback.
-May call: generate.py, model.py, render.py, reduce.py. Python 3 standard
+deterministic, that rendering a program and reducing it keep it valid, that
+the PyTorch rendering stays in its subset and compiles, and that bad input
+gives a message, not a traceback.
+May call: generate.py, model.py, render.py, render_torch.py, reduce.py. Python 3 standard
 library only. Exit status 0 when every test passes, 1 otherwise.
 """
 
@@ -20,6 +21,7 @@ import generate as G  # noqa: E402
 import model as M  # noqa: E402
 import reduce as R  # noqa: E402
 import render  # noqa: E402
+import render_torch as RT  # noqa: E402
 
 S, O, U, E = M.STALE, M.ORDERED, M.UNREACHED, "early"
 
@@ -213,6 +215,30 @@ def test_generator():
     return bad
 
 
+def test_torch_rendering():
+    """The PyTorch subset: to_torch() is idempotent, leaves only what
+    PyTorch has, and every program's module compiles."""
+    bad = 0
+    progs = [G.generate(s) for s in range(200)]
+    for p in progs:
+        q = RT.to_torch(p)
+        kinds = {h["kind"] for h in q["hosts"]} | {st["kind"] for st in q["streams"]}
+        ops = {s["op"] for s, _ in G.walk(q["body"])}
+        if RT.to_torch(q) != q or kinds - {"pinned", "pageable", "legacy", "nonblocking"} \
+                or "memset_pinned" in ops:
+            print("FAIL torch rendering: seed %s is not in the PyTorch subset" % p["seed"])
+            bad += 1
+    text = RT.render_module(progs).text
+    try:
+        compile(text, "<generated torch module>", "exec")
+    except SyntaxError as e:
+        print("FAIL torch rendering: the module does not compile: %s" % e)
+        bad += 1
+    print("%s torch rendering: 200 programs in the PyTorch subset, their module compiles"
+          % ("ok  " if not bad else "FAIL"))
+    return bad
+
+
 def test_bad_input():
     bad = 0
     py = sys.executable
@@ -230,7 +256,7 @@ def test_bad_input():
 
 
 def main():
-    bad = test_model() + test_generator() + test_bad_input()
+    bad = test_model() + test_generator() + test_torch_rendering() + test_bad_input()
     print("selftest: %s" % ("all passed" if not bad else "%d failed" % bad))
     return 1 if bad else 0
 

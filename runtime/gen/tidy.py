@@ -2,11 +2,13 @@
 
 Holds: the clang-tidy command (the flags of runtime/corpus.py's checker run
 on a case: %cuda_real_flags plus -std=c++17 -I runtime), the plugin lookup,
-one run over a batch of programs with its warnings mapped to the marked
+the Python front end's command (for the programs' PyTorch rendering), one
+run over a batch of programs with its warnings mapped to the marked
 accesses and copies of each scenario, and the bisection that pins a crash
 or a time-out on the scenarios that cause it.
-May call: render.py, runtime/corpus.py (warning patterns, run, the
-clang-tidy lookup), clang-tidy. Python 3 standard library only.
+May call: render.py, render_torch.py, runtime/corpus.py (warning patterns,
+run, the clang-tidy lookup), clang-tidy, checker/python (cars_python).
+Python 3 standard library only.
 """
 
 import os
@@ -25,8 +27,11 @@ CHECK = corpus.CHECK_NAME
 ANY_WARNING_RE = re.compile(
     r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<sev>warning|remark|error|note): (?P<msg>.*)$")
 QUOTED_RE = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
+# The C++ check names "the legacy / per-thread default stream"; the Python
+# front end "the current / default stream", which in a generated PyTorch
+# program is the legacy default stream (render_torch.py).
 STREAM_RE = re.compile(r"copy of '[^']+' on (?:stream '(?P<name>[A-Za-z_][A-Za-z0-9_]*)'|"
-                       r"the (?P<default>legacy|per-thread) default stream)")
+                       r"the (?P<default>legacy|per-thread|current|default) (?:default )?stream)")
 
 
 def message_keys(msg):
@@ -39,10 +44,12 @@ def message_keys(msg):
     m = STREAM_RE.search(msg)
     if m:
         st = m.group("default") or m.group("name")
-        st = {"s0": "legacy", "spt": "per-thread"}.get(st, st)
+        st = {"s0": "legacy", "spt": "per-thread", "current": "legacy", "default": "legacy"}.get(
+            st, st)
         keys.add("%s %s" % (q.group(1), st))
     return keys
-CRASH_RE = re.compile(r"Stack dump:|PLEASE submit a bug report|Segmentation fault|Aborted")
+CRASH_RE = re.compile(r"Stack dump:|PLEASE submit a bug report|Segmentation fault|Aborted|"
+                      r"Traceback \(most recent call last\)")
 
 
 def default_plugin():
@@ -94,14 +101,29 @@ class Result:
         self.shadowed = set()
 
 
+def python_command(path):
+    """The check's Python front end (checker/python) on one file, with this
+    interpreter (the front end needs the standard library only)."""
+    return ["env", "PYTHONPATH=" + os.path.join(REPO, "checker", "python"), sys.executable,
+            "-m", "cars_python", "--quiet", path]
+
+
 def run_unit(progs, tags, workdir, name, plugin, clang_tidy, strict=False, timeout=300,
-             cuda_path="/usr/local/cuda"):
-    """Runs the check once on a unit of progs; returns (rc status, {tag: Result})."""
-    unit = render.render_unit(progs, tags)
-    path = os.path.join(workdir, name + ".cu")
+             cuda_path="/usr/local/cuda", python=False):
+    """Runs the check once on a unit of progs (python: their PyTorch
+    rendering, render_torch.py, through the Python front end); returns
+    (rc status, {tag: Result})."""
+    if python:
+        import render_torch
+        unit = render_torch.render_module(progs, tags)
+        path = os.path.join(workdir, name + ".py")
+        cmd = python_command(path)
+    else:
+        unit = render.render_unit(progs, tags)
+        path = os.path.join(workdir, name + ".cu")
+        cmd = command(path, plugin, clang_tidy, cuda_path, strict)
     with open(path, "w", encoding="utf-8") as f:
         f.write(unit.text)
-    cmd = command(path, plugin, clang_tidy, cuda_path, strict)
     rc, out, err = corpus.run(cmd, timeout=timeout)
     log = "$ %s\n%s%s" % (" ".join(cmd), out, err)
     results = {t: Result(log=log) for t in unit.spans}
@@ -173,12 +195,12 @@ def run_unit(progs, tags, workdir, name, plugin, clang_tidy, strict=False, timeo
 
 
 def check_programs(progs, tags, workdir, plugin, clang_tidy, strict=False, timeout=300,
-                   name="unit", cuda_path="/usr/local/cuda"):
+                   name="unit", cuda_path="/usr/local/cuda", python=False):
     """{tag: Result} for every program, one clang-tidy run for all of them
     unless it crashes or times out: then the batch is halved until the
     scenarios that do are found (each gets that status)."""
     status, results, log = run_unit(progs, tags, workdir, name, plugin, clang_tidy, strict,
-                                    timeout, cuda_path)
+                                    timeout, cuda_path, python)
     if status in ("ok", "compile-error"):
         return results
     if len(progs) == 1:
@@ -186,9 +208,9 @@ def check_programs(progs, tags, workdir, plugin, clang_tidy, strict=False, timeo
     half = len(progs) // 2
     out = {}
     out.update(check_programs(progs[:half], tags[:half], workdir, plugin, clang_tidy, strict,
-                              timeout, name + "a", cuda_path))
+                              timeout, name + "a", cuda_path, python))
     out.update(check_programs(progs[half:], tags[half:], workdir, plugin, clang_tidy, strict,
-                              timeout, name + "b", cuda_path))
+                              timeout, name + "b", cuda_path, python))
     return out
 
 

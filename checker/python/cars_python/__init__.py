@@ -141,8 +141,13 @@ def check_source(source, filename="<string>", project=None):
     """
     import ast
     from . import analysis, report
+    from .project import may_hold_blocking_copy
     path = filename if project is not None else None
-    if project is not None and not project.may_reach_copy(source):
+    producer_only = False
+    if project is not None and not project.may_reach_copy(source) \
+            and may_hold_blocking_copy(source):
+        producer_only = True  # only blocking copies: the producer diagnostic's
+    elif project is not None and not project.may_reach_copy(source):
         # It can issue no copy, nor call code that can: no finding can be
         # in it. Compiled, not parsed, to tell whether it is valid Python
         # (a sixth of the cost: the parse's cost is its Python objects).
@@ -154,7 +159,7 @@ def check_source(source, filename="<string>", project=None):
     # earlier) parsed: its tree is used, not parsed again.
     built = project is not None and project.built(filename)
     found = _deep(lambda: analysis.analyse(None if built else ast.parse(source, filename=filename),
-                                           source, project, path))
+                                           source, project, path, producer_only))
     result = analysis.Result(report.unsuppressed(found, source))
     result.not_analysed = found.not_analysed
     return result

@@ -20,13 +20,15 @@ means "not analysed".
 Standard library only; never raises on valid syntax (RecursionError on
 expressions nested thousands deep; the caller runs it on a large stack).
 
-May call: model, state, module, helpers, producers, containers, opaque, project.
+May call: model, cfg, state, module, helpers, producers, syncs, containers, opaque,
+project.
 """
 
 import ast
 import heapq
 
 from . import model, short_name
+from .cfg import ranged_name
 from .containers import ADDING_METHODS, EXTENDING_METHODS, Containers
 from .helpers import HELPER_DEPTH, HelperCalls  # noqa: F401 (HELPER_DEPTH: the docs' name)
 from .module import MAX_COST, Index, Module  # noqa: F401 (MAX_COST: the docs' name)
@@ -34,20 +36,22 @@ from .objects import NOT_READING_METHODS, ObjectFields
 from .opaque import OpaqueCalls
 from .producers import Producers
 from .project import copiers as project_copiers
-from .state import EMPTY, Copy, Finding, Info, OverBudget, State
+from .state import EMPTY, Copy, Finding, Info, OverBudget, State, contradicts
+from .syncs import Syncs
 
 MAX_VISITS = 20000
 
 
-class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
+class Function(HelperCalls, Producers, Syncs, Containers, OpaqueCalls, ObjectFields):
     """The analysis of one function body with a given entry state."""
 
-    def __init__(self, module, node, body, depth=0, stack=(), bound=()):
+    def __init__(self, module, node, body, depth=0, stack=(), bound=(), kinds=(),
+                 enclosing=None):
         self.m, self.node, self.depth = module, node, depth
         self.stack = stack + (id(node),)
         self.cls = module.method_class.get(id(node))
         self.facts, self.cfg, self.params, self.host_required = module.prepare(
-            node, body, defaults=depth == 0, bound=bound)
+            node, body, defaults=depth == 0, bound=bound, kinds=kinds, enclosing=enclosing)
         self.findings = []
         self._local_defs = None
         self.stream_ordered = 0
@@ -83,6 +87,8 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
             out = self.transfer_block(block, ins[bid].copy())
             for e in block.succs:
                 st = self.assume(e.assume, out.copy()) if e.assume else out
+                if st is None:
+                    continue  # the branch cannot be taken with what is known here
                 old = ins.get(e.target.id)
                 new = st if old is None else old.join(st)
                 if old is None or new.key() != old.key():
@@ -120,7 +126,9 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
                 if self.manager_may_sync(ctx, "__enter__"):
                     st.live = {}
                 stream = model.stream_context(ctx, self.facts)
-                if stream is not None:
+                if isinstance(ctx, ast.Call) and model.callee_name(ctx) in model.GRAPH_CAPTURES:
+                    st.cur = st.cur + (model.CAPTURE,)  # recorded into the graph, not run
+                elif stream is not None:
                     st.cur = st.cur + (model.stream_of(stream, self.facts, st),)
                 else:
                     st.cur = st.cur + (st.current(),)
@@ -170,15 +178,37 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
         if self.gpu_scalar(expr, st):
             self.sync_stream(st.current(), st, expr)
 
+    def infeasible(self, expr, truth, st):
+        """Whether a branch on expr cannot go the `truth` way: a name or
+        attribute known, on every path here, to hold a constant (assigned
+        or tested) of the other truth, or unequal to a constant it is
+        compared with (`k = False; if k:`, `mode = "a"; if mode == "b":`)."""
+        n = ranged_name(expr)
+        if n is not None:  # `for _ in range(n)` entering its body: n is not 0
+            lit = st.conds.get(n)
+            return truth and lit is not None and contradicts(lit, ("truth", True))
+        path = model.dotted(expr)
+        if path is not None and isinstance(expr, (ast.Name, ast.Attribute)):
+            lit = st.conds.get(path)
+            return lit is not None and contradicts(lit, ("truth", truth))
+        compared = model.compared_constant(expr)
+        if compared is not None and model.cuda_test(expr) is None:
+            cpath, const, equal = compared
+            lit = st.conds.get(cpath)
+            return lit is not None and contradicts(lit, ("eq", const, equal == truth))
+        return False
+
     def assume(self, assume, st):
         """On an edge taken when `expr` was `truth`: a true query() means
         the event (or stream) is complete; a name's truth drops the copies
         issued only where it had the other one; a false CUDA test
         (torch.cuda.is_available(), x.is_cuda, x.device.type == "cuda") means
-        no copy was asynchronous."""
+        no copy was asynchronous. None: the edge cannot be taken (infeasible)."""
         expr, truth = assume
         while isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
             expr, truth = expr.operand, not truth
+        if self.infeasible(expr, truth, st):
+            return None
         if (truth and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
                 and expr.func.attr == "query" and not expr.args):
             self.sync_object(expr.func.value, st, expr)
@@ -532,8 +562,10 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
             elif attr == "cuda" or (attr == "to" and copy is None
                                     and model.to_device(node, self.facts) != "cpu"):
                 pass  # to the GPU: ordered on the stream, not a host read
-            elif copy is not None and copy[0] == "into":
-                pass  # another copy into it: ordered on the device, not a host write
+            elif (copy is not None and copy[0] == "into") or (
+                    attr == "copy_" and node.args
+                    and model.blocking_host_copy(node, self.facts) == "to-host"):
+                pass  # another copy into it: device work, not a host write
             elif attr == "copy_" or (attr.endswith("_") and not attr.startswith("_")):
                 self.access(obj_v, func.value, st, "written")
             elif copy is not None:
@@ -568,6 +600,8 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
         """A copy issued: into `what` ("into": dst.copy_(src); "inplace":
         module.to(...) alone), or into the call's result."""
         how, what = copy
+        if st.current() == model.CAPTURE:
+            return EMPTY  # captured into a CUDA graph: it runs at replay, not here
         src = node.args[0] if how == "into" else node.func.value
         self.check_copy(node, src, st)
         c = Copy(node, None, st.current(), model.dotted(src), self.m.path)
@@ -586,143 +620,12 @@ class Function(HelperCalls, Producers, Containers, OpaqueCalls, ObjectFields):
             return frozenset([c.id])
         path = model.dotted(what)
         if path is not None and (isinstance(what, ast.Name) or path.startswith("self.") or how == "inplace"):
-            st.names[path] = frozenset([c.id])  # pinned.copy_(...); net.encoder.to(...) alone
+            # pinned.copy_(...); net.encoder.to(...) alone. Copies into it
+            # still in flight stay: one on another stream may land later.
+            earlier = frozenset(x for x in st.names.get(path, EMPTY) if x in st.live) \
+                if how == "into" else EMPTY
+            st.names[path] = earlier | {c.id}
         return EMPTY
-
-    def effects(self, node, name, attr, st):
-        """A call's effect on the copies: a synchronization, an event
-        record, a call that looks like one and is not."""
-        if model.is_device_sync(name):
-            st.live = {}
-            return
-        if name in ("torch.cuda.Event.synchronize", "torch.cuda.Stream.synchronize",
-                    "torch.Event.synchronize", "torch.Stream.synchronize") and node.args:
-            self.sync_object(node.args[0], st, node)  # the unbound method
-            return
-        if attr == "synchronize" and not node.args:
-            self.sync_object(node.func.value, st, node)
-            return
-        if attr == "record" and isinstance(node.func.value, (ast.Name, ast.Attribute)):
-            arg = node.args[0] if node.args else model.kwarg(node, "stream")
-            stream = model.stream_of(arg, self.facts, st) if arg is not None else st.current()
-            self.record(model.dotted(node.func.value), stream, st)
-            return
-        if attr == "record_event" and node.args:
-            ev_path = model.dotted(node.args[0])
-            if ev_path:
-                self.record(ev_path, model.stream_of(node.func.value, self.facts, st), st)
-            return
-        if attr in ("wait_stream", "wait_event") and node.args:
-            waiter = model.stream_of(node.func.value, self.facts, st)
-            self.wait(waiter, node.args[0], attr, st, node)
-            return
-        if attr == "wait" and isinstance(node.func.value, (ast.Name, ast.Attribute)):
-            arg = node.args[0] if node.args else model.kwarg(node, "stream")
-            waiter = model.stream_of(arg, self.facts, st) if arg is not None else st.current()
-            self.wait(waiter, node.func.value, "wait", st, node)
-            return
-        if name in ("torch.cuda.set_stream", "torch.cuda.streams.set_stream") and node.args:
-            st.cur = st.cur[:-1] + (model.stream_of(node.args[0], self.facts, st),)
-            return
-        blocking_to_host = (attr == "to" and model.to_device(node, self.facts) == "cpu"
-                            and not model.non_blocking_of_to(node, self.facts))
-        if (attr in model.BLOCKING_READS and not node.args) or attr in model.SYNCING_OPS \
-                or blocking_to_host:
-            kind = model.tensor_kind(node.func.value, self.facts)
-            if kind not in ("pinned", "pageable") and not self.ev_quiet(node.func.value, st):
-                # a read of a GPU tensor blocks: .item(), .to("cpu"), .nonzero(), ...
-                self.sync_stream(st.current(), st, node)
-            return
-        if name in model.SYNCING_FUNCTIONS and node.args and model.tensor_kind(
-                node.args[0], self.facts) not in ("pinned", "pageable") \
-                and not self.ev_quiet(node.args[0], st):
-            self.sync_stream(st.current(), st, node)  # torch.nonzero(gpu), ...
-            return
-        if attr is not None and self.unseen_method(node):
-            # self.m() / super().m() of a base class in another module: its
-            # body is not seen, and GPU code synchronizes implicitly often
-            # (.item(), .nonzero(), masked_select): taken as a possible sync
-            st.live = {}
-            return
-        if name in model.CONVERTING_BUILTINS and node.args and (
-                model.tensor_kind(node.args[0], self.facts) == "gpu"
-                or self.gpu_scalar(node.args[0], st)):
-            self.sync_stream(st.current(), st, node)  # int(mask.sum())
-            return
-        if (name == "torch.where" and len(node.args) == 1) or (
-                attr == "repeat_interleave" and node.args and not isinstance(node.args[0], ast.Constant)
-                and model.kwarg(node, "output_size") is None):
-            self.sync_stream(st.current(), st, node)  # the result's size comes from the data
-            return
-        if name and model.sync_like_name(name) and not name.startswith("torch."):
-            st.live = {}  # a project's own synchronize(): taken as one
-
-    def ev_quiet(self, node, st):
-        path = model.dotted(node)
-        return st.names.get(path, EMPTY) if path else EMPTY
-
-    def sync_object(self, obj, st, node):
-        """obj.synchronize() or a true obj.query(): an event or a stream."""
-        path = model.dotted(obj)
-        known_event = path and (path in st.recorded or self.facts.is_event(path) or any(
-            path in info.events for info in st.live.values()))
-        if known_event:
-            for cid, info in list(st.live.items()):
-                if path in info.events:
-                    del st.live[cid]
-                elif path not in st.recorded_all:
-                    st.misses[cid] = (node, self.m.path, "event '%s' is synchronized here, but it is not recorded "
-                                            "after the copy on every path to this point" % path)
-                else:
-                    st.misses[cid] = (node, self.m.path, "event '%s' was recorded before the copy, or on another "
-                                            "stream, so synchronizing it does not wait for the copy" % path)
-            return
-        stream = model.stream_of(obj, self.facts, st)
-        if stream.kind == "any" and path and "event" in path.lower():
-            st.live = {}  # an event the check cannot follow: any copy
-            return
-        self.sync_stream(stream, st, node)
-
-    def ordered(self, stream, info):
-        """Is work on stream known, or not known not, to come after the
-        copy (its stream, or one made to wait for it)?"""
-        return any(not model.known_different(stream, s) for s in info.streams)
-
-    def sync_stream(self, stream, st, node):
-        for cid, info in list(st.live.items()):
-            if self.ordered(stream, info):
-                del st.live[cid]
-            else:
-                c = self.m.copies.get(cid)
-                st.misses[cid] = (node, self.m.path, "this synchronizes %s, not %s, the copy's stream"
-                                  % (stream.describe(), c.stream.describe() if c else "the copy's"))
-
-    def record(self, path, stream, st):
-        if not path:
-            return
-        st.forget(path)  # recorded anew: what it covered before is what it covers now
-        st.recorded = st.recorded | {path}
-        st.recorded_all = st.recorded_all | {path}
-        for cid, info in list(st.live.items()):
-            if self.ordered(stream, info):
-                st.live[cid] = info.replace(events=info.events | {path})
-
-    def wait(self, waiter, what, attr, st, node):
-        """waiter.wait_stream(what) / waiter.wait_event(what) / what.wait(waiter):
-        device-side ordering: later work on waiter comes after the copies
-        `what` covers; the host does not wait (the note says so)."""
-        if attr != "wait_stream":
-            path = model.dotted(what)
-            covered = [c for c, info in st.live.items() if path and path in info.events]
-        else:
-            other = model.stream_of(what, self.facts, st)
-            covered = [c for c, info in st.live.items() if self.ordered(other, info)]
-        for cid, info in list(st.live.items()):
-            st.misses[cid] = (node, self.m.path, model.NOT_SYNCS[attr])
-            if cid in covered:
-                st.live[cid] = info.replace(streams=info.streams | {waiter})
-
-    # -- findings ----------------------------------------------------------
 
     def consume(self, v, node, st):
         self.access(v, node, st, "read")
@@ -820,11 +723,14 @@ def build_module(tree, source):
     return Module(tree, source, index)
 
 
-def analyse(tree, source, project=None, path=None):
+def analyse(tree, source, project=None, path=None, producer_only=False):
     """Findings of a parsed module (a Result). With a project.Project (the
     files of the run) and the module's path, calls of the project's other
     modules' functions are looked through too, and tree may be None where
-    the project has built the module already."""
+    the project has built the module already. Bodies that can make only
+    blocking copies (Module.blocking_copying), and every body where
+    producer_only (a module that can reach no asynchronous copy), report
+    the producer diagnostic's findings only: their analysis exists for it."""
     m = None
     if project is not None and path is not None:
         from .project import module_name
@@ -841,7 +747,9 @@ def analyse(tree, source, project=None, path=None):
     bodies = [(tree, [n for n in tree.body])] + [(node, node.body) for node in m.defs]
     copiers = project_copiers(m)
     for node, body in bodies:
-        if id(node) not in m.copying and id(node) not in copiers:
+        full = not producer_only and (id(node) in m.copying or id(node) in copiers)
+        if not full and id(node) not in m.copying and id(node) not in copiers \
+                and id(node) not in m.blocking_copying:
             continue  # no copy can be issued in it
         fn = Function(m, node, body)
         m.cost = 0
@@ -854,7 +762,8 @@ def analyse(tree, source, project=None, path=None):
             stopped.append((getattr(node, "lineno", 1), getattr(node, "name", "<module>")))
             continue
         for f in fn.findings:
-            found.setdefault(f.key(), f)
+            if full or getattr(f, "write_id", None) is not None:
+                found.setdefault(f.key(), f)
     result = Result(sorted(found.values(), key=lambda f: (f.line, f.col)))
     result.not_analysed = stopped
     if m.project is not None:

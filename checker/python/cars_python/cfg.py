@@ -16,9 +16,12 @@ Element is one of
 
 and an Edge carries what is known on it: `assume` is (expr, truth) when the
 edge is taken only if the branch condition expr evaluated to truth (the
-analysis uses it for `while not e.query():` loops and `if s.query():`).
+analysis uses it for `while not e.query():` loops and `if s.query():`; a
+for loop's edge into its body over `range(n)` carries (range(n), True)).
 
-Modelled: if/elif/else, while and for (with else, break, continue), try /
+Modelled: if/elif/else, while and for (with else, break, continue; a for
+over a literal or a `range` of constants runs its body as often as it says:
+at least once, and `range(1)` once only), try /
 except / else / finally (a handler is reached from the try body's start and
 end: an exception may leave it at any statement), with (its exits on every
 way out), return (to the exit, through the enclosing `with` exits and
@@ -30,6 +33,28 @@ only; it never fails on valid syntax (unknown statements are simple ones).
 
 import ast
 
+
+
+def ranged_name(it):
+    """The name n of `range(n)`, else None."""
+    if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and len(it.args) == 1 and not it.keywords and isinstance(it.args[0], ast.Name)):
+        return it.args[0].id
+    return None
+
+
+def trip_count(it):
+    """How many times a `for` over `it` runs its body, where the text says:
+    a literal tuple or list (without `*x`), `range(n)` / `range(a, b)` of
+    integer constants; else None."""
+    if isinstance(it, (ast.Tuple, ast.List)):
+        return None if any(isinstance(e, ast.Starred) for e in it.elts) else len(it.elts)
+    if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and not it.keywords and 1 <= len(it.args) <= 2
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args)):
+        bounds = [a.value for a in it.args]
+        return max(0, bounds[-1] - (bounds[0] if len(bounds) == 2 else 0))
+    return None
 
 class Edge:
     __slots__ = ("target", "assume")
@@ -190,11 +215,18 @@ class _Builder:
             cur.elements.append(("iter", s))
             head = cfg.new()
             body, other = cfg.new(), cfg.new()
-            if isinstance(s.iter, (ast.Tuple, ast.List)) and s.iter.elts:
-                cfg.link(cur, body)  # over a non-empty literal: the body runs once at least
+            trips = trip_count(s.iter)
+            # range(n) of a name: the body runs only where n is not falsy
+            # (the analysis drops the edge where n is known to be 0)
+            nonempty = (s.iter, True) if trips is None and ranged_name(s.iter) else None
+            if trips == 0:
+                cfg.link(cur, other)  # range(0), (): the body never runs
+            elif trips is not None:
+                cfg.link(cur, body)  # a non-empty literal, range(3): the body runs once at least
             else:
                 cfg.link(cur, head)
-            cfg.link(head, body)
+            if trips != 1:
+                cfg.link(head, body, nonempty)  # range(1), [x]: no second iteration
             cfg.link(head, other)
             body.elements.append(("bind", s))
             return self.loop(s, head, body, other)

@@ -122,11 +122,27 @@ class HelperCalls:
         return None
 
     def local_defs(self):
-        """The functions defined in this function's own body (built once)."""
+        """The functions defined in this function's own body, in its
+        branches and loops too (not in nested functions or classes); a name
+        defined twice is left out (built once)."""
         if self._local_defs is None:
             body = getattr(self.node, "body", None)
-            self._local_defs = {} if not isinstance(body, list) or self.node is self.m.tree else {
-                n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            found, twice = {}, set()
+
+            def visit(stmts):
+                for n in stmts:
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        if n.name in found:
+                            twice.add(n.name)
+                        found[n.name] = n
+                    elif not isinstance(n, (ast.ClassDef, ast.Lambda)):
+                        for k in ("body", "orelse", "finalbody", "handlers"):
+                            inner = getattr(n, k, None)
+                            if isinstance(inner, list):
+                                visit(inner)
+            if isinstance(body, list) and self.node is not self.m.tree:
+                visit(body)
+            self._local_defs = {k: v for k, v in found.items() if k not in twice}
         return self._local_defs
 
     def helper_of(self, target):
@@ -185,7 +201,10 @@ class HelperCalls:
         # The callee's self is the caller's self, or the object it is
         # called on (`snap.capture(t)`: the callee's self.host is snap.host).
         into, back, pre = self.receiver_renames(node, is_method)
-        if id(fn) not in fm.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
+        # A function defined in this one sees this one's names (a closure):
+        # the copies and writes they name go in and come back.
+        free = self.free_names(fn) if fm is self.m and not is_method else frozenset()
+        if not free and id(fn) not in fm.effectful and not any(v for _, v in arg_vals + kw_vals) and not (
                 isinstance(node.func, ast.Attribute)
                 and any(k.startswith(pre) for k in st.names)) and not (
                     self.multi_stream and fm.may_write(fn)) and not self.hands_fields(node, st):
@@ -234,14 +253,22 @@ class HelperCalls:
                 for k, v in table.items():
                     if k.startswith(pre):
                         mine_[into(k)] = v
+        for table, mine_ in ((st.names, entry.names), (st.wnames, entry.wnames),
+                             (st.elems, entry.elems)):
+            for k, v in table.items():
+                if k.split(".")[0] in free:
+                    mine_[k] = v
         entry.misses = dict(st.misses)
         anon = self.anonymous_writes(entry)
         bound = self.bound_constants(fn, node, params, st)
+        kinds = self.handed_kinds(params, node, st)
         key = (id(fn), self.depth, entry.key(), self.multi_stream,
-               tuple((p, type(c.value), c.value) for p, c in bound))
+               tuple((p, type(c.value), c.value) for p, c in bound), kinds,
+               id(self.facts) if free else None)
         callee = fm.helper_runs.get(key)
         if callee is None:
-            callee = type(self)(fm, fn, fn.body, self.depth + 1, self.stack, bound)
+            callee = type(self)(fm, fn, fn.body, self.depth + 1, self.stack, bound, kinds,
+                                enclosing=self.facts if free else None)
             callee.multi_stream = self.multi_stream  # writes matter where the caller names streams
             callee.exit_state = callee.run(entry)
             fm.helper_runs[key] = callee
@@ -259,9 +286,14 @@ class HelperCalls:
                                else "used by '%s'" % callee_name,
                                extra_note=(f.line, f.col, "'%s' %s here" % (callee_name, verb),
                                            self.elsewhere(fm.path)))
-            elif bound and fm is self.m and cid in fm.copies and cid not in st.live:
-                self.bound_finding(f, node, bound)  # a copy only the call's constants make
             wid = getattr(f, "write_id", None)
+            own = (cid in fm.copies and cid not in mine) if cid is not None else (
+                wid is not None and wid not in mine)
+            if own and (bound or kinds or free) and fm is self.m:
+                # a finding on the callee's own copy (or write) that only the
+                # call's constants, what it hands, or the enclosing
+                # function's names (a closure) make
+                self.bound_finding(f, node, bound, kinds)
             if wid in mine and wid in self.m.writes and f.copy_node is not None:
                 # the callee copies what the caller's work writes
                 arg = wpassed.get(f.copy_src)
@@ -286,13 +318,25 @@ class HelperCalls:
             for v in callee.returned_fields.values():
                 returned |= v
         stored = self.fields_back(renames, out)  # b.y = t.to(...) on a parameter b
+        for ap, p in renames:
+            # a copy into a parameter itself (`h.copy_(d, non_blocking=True)`,
+            # h never rebound): into the caller's tensor
+            if p != "self" and out is not None and out.names.get(p) and not fm.rebinds(fn, p):
+                stored[ap] = out.names[p]
         for v in stored.values():
             returned |= v
+        closure = {}  # what the callee left in this function's names
+        for table, theirs in ((st.names, out.names), (st.elems, out.elems),
+                              (st.wnames, out.wnames)):
+            closure[id(table)] = {k: v for k, v in theirs.items() if k.split(".")[0] in free}
+            if table is not st.wnames:
+                for v in closure[id(table)].values():
+                    returned |= v
         keep = (mine | returned | self.self_copies(out)) - self.reported_in(callee)
         assigned = fm.self_assigned(fn) if is_method else EMPTY
         assigned_here = frozenset(back(k) for k in assigned)
-        for v in new_writes.values():
-            keep |= v
+        for v in list(new_writes.values()) + list(closure[id(st.wnames)].values()):
+            keep |= v  # writes on the caller's tensors, through parameters or a closure
         out_live = out.live
         if anon:  # each write the group's stand-in stood for, as it ended
             out_live = {c: info for c, info in out.live.items() if c not in anon}
@@ -335,7 +379,51 @@ class HelperCalls:
         for dest, v in new_writes.items():
             st.wnames[dest] = frozenset(w for w in st.wnames.get(dest, EMPTY) | v if w in live)
         st.names.update(stored)
+        for table in (st.names, st.elems, st.wnames):
+            for k in [k for k in table if k.split(".")[0] in free]:
+                del table[k]
+            table.update((k, frozenset(c for c in v if c in live))
+                         for k, v in closure[id(table)].items())
         return callee.returned
+
+    def handed_kinds(self, params, node, st):
+        """(parameter, what) for the arguments of a call the caller knows:
+        a tensor's kind ("gpu", "pinned", "pageable"), the stream it names
+        (a model.Stream: one this function created, its current or the
+        default stream; the callee's copies and writes on the parameter are
+        on it), or the expression an event was made with (the parameter is
+        an event: a sync of it covers only what a record covered)."""
+        out = []
+        for p, a in list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]:
+            if not p or isinstance(a, ast.Starred):
+                continue
+            kind = model.tensor_kind(a, self.facts)
+            if kind in model.KIND_EXPRESSIONS:
+                out.append((p, kind))
+                continue
+            if isinstance(a, ast.Name) and self.facts.is_event(a.id):
+                out.append((p, self.facts.value(a.id)[0]))  # the event it was made as
+                continue
+            if isinstance(a, ast.Name) and not self.facts.is_stream(a.id):
+                continue
+            stream = model.stream_of(a, self.facts, st)
+            if stream.kind in ("new", "current", "default"):
+                out.append((p, stream))
+        return tuple(out)
+
+    def free_names(self, fn):
+        """The names a function defined in this one's body uses from it (not
+        its parameters, nor what it binds, unless `nonlocal`): empty for
+        any other function."""
+        if fn not in self.local_defs().values():
+            return frozenset()
+        a = fn.args
+        params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+        params |= {x.arg for x in (a.vararg, a.kwarg) if x is not None}
+        nonlocal_ = {n for s in ast.walk(fn) if isinstance(s, ast.Nonlocal) for n in s.names}
+        stored = set(self.m.index.stored.get(id(fn), ())) - nonlocal_
+        used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+        return frozenset(used - params - stored)
 
     def receiver_renames(self, node, is_method):
         """(into, back, prefix) for a method call: into() renames the
@@ -392,16 +480,21 @@ class HelperCalls:
                 if p.arg not in passed and isinstance(d, ast.Constant)]
         return tuple(out)
 
-    def bound_finding(self, f, node, bound):
+    def bound_finding(self, f, node, bound, kinds=()):
         """A finding of the callee on a copy of its own that the constants
         the call passes make (`fetch(x, "cpu")` into `y = x.to(dev,
-        non_blocking=True); y.sum()`): reported where it is, in this module,
-        with a note at the call naming them."""
-        shown = ", ".join("'%s' = %r" % (p, c.value) for p, c in bound[:3])
+        non_blocking=True); y.sum()`), or the kinds of the tensors it hands
+        (a pinned `h` into `h.copy_(d, non_blocking=True); h[0].item()`), or
+        the enclosing function's names a nested def uses: reported where it
+        is, in this module, with a note at the call naming them."""
+        what = {"gpu": "a GPU tensor", "pinned": "a pinned tensor", "pageable": "a pageable tensor"}
+        shown = ", ".join((["'%s' = %r" % (p, c.value) for p, c in bound] + [
+            "'%s' %s" % (p, what[k]) for p, k in kinds if isinstance(k, str)])[:3])
         f_name = model.callee_name(node) or "the function"
         g = copy.copy(f)
         g.notes = list(f.notes) + [(node.lineno, node.col_offset + 1,
-                                    "'%s' is called here with %s" % (f_name, shown))]
+                                    "'%s' is called here%s" % (f_name, " with " + shown
+                                                               if shown else ""))]
         g.note_files = list(f.note_files) + [None]
         self.findings.append(g)
 

@@ -244,12 +244,18 @@ class Stream:
 
     def describe(self):
         return {"current": "the current stream", "default": "the default stream",
+                "capture": "a CUDA graph capture",
                 "new": "stream '%s'" % self.name}.get(self.kind, "stream '%s'" % self.name
                                                       if self.name else "an unknown stream")
 
 
 CURRENT = Stream("current")
 DEFAULT = Stream("default")
+# The current stream inside `with torch.cuda.graph(g):`: work there is
+# captured into the graph, not run ("CUDA Graphs": capture records the
+# kernels; they run at g.replay(), on the stream current then).
+CAPTURE = Stream("capture")
+GRAPH_CAPTURES = ("torch.cuda.graph", "torch.cuda.graphs.graph")
 
 
 def known_different(a, b):
@@ -262,12 +268,23 @@ def known_different(a, b):
     return False     # current vs default: the caller may not have changed it
 
 
+# What a parameter is bound to when the call hands it a tensor of a known
+# kind (module.prepare's `kinds`): an expression tensor_kind() reads so.
+KIND_EXPRESSIONS = {
+    "gpu": ast.parse('torch.empty(0, device="cuda")', mode="eval").body,
+    "pinned": ast.parse("torch.empty(0, pin_memory=True)", mode="eval").body,
+    "pageable": ast.parse("torch.empty(0)", mode="eval").body,
+}
+
+
 def tensor_kind(node, facts):
     """'gpu', 'pinned', 'pageable' or None (unknown) for a tensor expression."""
     if isinstance(node, ast.Name):
         return facts.kind(node.id)
     if isinstance(node, ast.Attribute):
         return facts.kind(dotted(node)) if dotted(node) else None
+    if isinstance(node, ast.Subscript):
+        return tensor_kind(node.value, facts)  # h[0], h[:n]: a view, where h is
     if not isinstance(node, ast.Call):
         return None
     name = callee_name(node) or ""
@@ -357,6 +374,24 @@ def async_copy(call, facts):
         if tensor_kind(call.args[0], facts) in ("pinned", "pageable"):
             return None  # a host source
         return ("into", obj)
+    return None
+
+
+def blocking_host_copy(call, facts):
+    """For `dst.copy_(src, ...)` between the host and the device that the
+    host waits for: "to-host" (dst known on the CPU, src not: without a
+    true non_blocking, or into pageable memory, where cudaMemcpyAsync
+    returns after the copy), "to-device" (src known on the CPU, dst not,
+    without non_blocking); else None. Both synchronize the current stream
+    (`copy_`: "non_blocking=False" waits; at::native copy_ calls
+    cudaStreamSynchronize on the current stream; semantics.md: pageable
+    destination 0/5)."""
+    dst_kind, src_kind = tensor_kind(call.func.value, facts), tensor_kind(call.args[0], facts)
+    nb = may_be_true(non_blocking_arg(call, facts), facts)
+    if dst_kind in ("pinned", "pageable") and src_kind not in ("pinned", "pageable"):
+        return "to-host" if not nb or dst_kind == "pageable" else None
+    if src_kind in ("pinned", "pageable") and dst_kind not in ("pinned", "pageable"):
+        return "to-device" if not nb else None
     return None
 
 
@@ -542,6 +577,14 @@ def maybe_copy(call):
     if nb is None:
         return any(k.arg is None for k in call.keywords)  # **kw may hold it
     return not (isinstance(nb, ast.Constant) and not nb.value)
+
+
+def maybe_blocking_copy(call):
+    """Could this call be a device-to-host copy the host waits for
+    (`.item()`, `.tolist()`, `.cpu()`, `.to(...)`, `.copy_(...)`)? The
+    pre-filter of the producer diagnostic's blocking copies."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr in (
+        "item", "tolist", "cpu", "to", "copy_")
 
 
 ORDERING_NAMES = {"synchronize", "record", "record_event", "query", "wait_stream", "wait_event",

@@ -151,6 +151,8 @@ class Facts:
         v, known = self.value(name)
         if v is None:
             return model.Stream("any", name)
+        if isinstance(v, model.Stream):
+            return v  # a parameter the call handed a stream it knows
         if model.is_new_stream(v):
             return model.Stream("new", name)
         if isinstance(v, ast.Call) and model.callee_name(v) == "torch.cuda.default_stream" and not v.args:
@@ -166,6 +168,14 @@ class Facts:
         """The event or stream node whose query() every binding of name is."""
         obj, node = self.queries.get(name, (None, None))
         return node if obj else None
+
+    def is_stream(self, name):
+        """Whether name is bound to a stream: torch.cuda.Stream(),
+        current_stream(), default_stream(), or one a call handed."""
+        v, _ = self.value(name)
+        return isinstance(v, model.Stream) or (v is not None and (model.is_new_stream(v) or (
+            isinstance(v, ast.Call) and model.callee_name(v) in (
+                "torch.cuda.current_stream", "torch.cuda.default_stream"))))
 
     def is_event(self, name):
         v, _ = self.value(name)
@@ -291,13 +301,18 @@ class Module:
         function of the module), `effectful` (may also synchronize, record
         or order: any call model.may_order() names, or of an effectful
         function). Only copying bodies are analysed, and a call of a helper
-        that is not effectful, given nothing pending, is not looked into."""
+        that is not effectful, given nothing pending, is not looked into.
+        `blocking_copying`: the other bodies that may make a blocking copy
+        to the host (`.item()`, `h.copy_(d)`: a call of one, or of a function
+        that does) in a module that names streams; they are analysed for
+        the producer diagnostic only."""
         # A call counts for the function it is in, and for the functions
         # around that one (a nested def is analysed with them).
-        own = {id(n): [False, False] for n in [self.tree] + self.defs}
+        own = {id(n): [False, False, False] for n in [self.tree] + self.defs}
         calls = {key: set() for key in own}
         for node, owners, _ in self.calls:
             copying = model.maybe_copy(node)
+            blocking = self.multi_stream and model.maybe_blocking_copy(node)
             effectful = copying or model.may_order(node) or self._may_be_inherited(node)
             f = node.func
             # a function by its name; a method by its name, on any object
@@ -307,6 +322,7 @@ class Module:
             for key in owners:
                 own[key][0] |= copying
                 own[key][1] |= effectful
+                own[key][2] |= blocking
                 if name:
                     calls[key].add(name)
         # Through the module's functions and methods, by name, to a fixpoint.
@@ -325,11 +341,12 @@ class Module:
                 flags = own[key]
                 for name in names:
                     for callee in by_name.get(name, ()):
-                        for k in (0, 1):
+                        for k in (0, 1, 2):
                             if own[callee][k] and not flags[k]:
                                 flags[k] = changed = True
-        self.copying = {k for k, (c, _) in own.items() if c}
-        self.effectful = {k for k, (_, e) in own.items() if e}
+        self.copying = {k for k, (c, _, _) in own.items() if c}
+        self.effectful = {k for k, (_, e, _) in own.items() if e}
+        self.blocking_copying = {k for k, (c, _, b) in own.items() if b and not c}
 
     def import_table(self):
         """name -> (module, level, imported name or None) of the module's
@@ -501,7 +518,7 @@ class Module:
             self._class_facts[cls] = f
         return self._class_facts[cls]
 
-    def prepare(self, node, body, defaults=False, bound=()):
+    def prepare(self, node, body, defaults=False, bound=(), kinds=(), enclosing=None):
         """(facts, cfg, parameter names, model.host_required_copies) of a
         function, built once. With
         `defaults`, a parameter the body never rebinds whose default is a
@@ -509,9 +526,17 @@ class Module:
         function analysed on its own, as a call that omits it runs. A run
         looked through from a call is given `bound`, (parameter, constant)
         pairs: the constants the call passes, and the constant defaults of
-        the parameters it omits; it knows nothing of its other parameters."""
-        bound = tuple(bound)
-        key = (id(node), defaults, tuple((p, type(c.value), c.value) for p, c in bound))
+        the parameters it omits, and `kinds`, (parameter, tensor kind)
+        pairs: where the caller's argument is known to be a GPU, pinned or
+        pageable tensor, (parameter, model.Stream): a stream the caller
+        knows, or (parameter, an expression): what the caller's event was
+        made with; it knows nothing of its other parameters. A
+        function defined in another one is given that one's Facts
+        (`enclosing`): the names it does not bind are the enclosing
+        function's (a closure)."""
+        bound, kinds = tuple(bound), tuple(kinds)
+        key = (id(node), defaults, tuple((p, type(c.value), c.value) for p, c in bound), kinds,
+               id(enclosing) if enclosing is not None else None)
         if key not in self.prepared:
             params, consts = [], {}
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -530,7 +555,11 @@ class Module:
             if id(node) not in self._scanned:
                 self._scanned[id(node)] = Facts(body, parent=parent)
             facts = self._scanned[id(node)].copy()  # the parameters' values differ
+            if enclosing is not None:
+                facts.parent = enclosing
             given = dict(bound)
+            given.update((p, model.KIND_EXPRESSIONS[k] if isinstance(k, str) else k)
+                         for p, k in kinds)
             for p in params:
                 rebound = p in facts.values
                 facts.values[p] = None if rebound else given.get(p, consts.get(p) if defaults else None)

@@ -1,9 +1,10 @@
 """The producer diagnostic of the Python front end (a mixin of
 analysis.Function), with the C++ check's semantics: device work that writes
-a tensor on one stream, then a non-blocking device-to-host copy of that
-tensor on another stream that nothing made wait for the work, is reported
-at the copy. The host may synchronize the copy's stream and still read what
-the tensor held before the work wrote it (measured on an H200:
+a tensor on one stream, then a device-to-host copy of that tensor (a
+non-blocking one, or one the host waits for) on another stream that nothing
+made wait for the work, is reported at the copy. The host may synchronize
+the copy's stream and still read what the tensor held before the work
+wrote it (measured on an H200:
 runtime/cases/py_producer_*; the seed's "fix 2", a copy on a side stream
 synchronized but never made to wait, reads stale data 9-10 times in 10).
 
@@ -15,6 +16,12 @@ blocking read on its stream, an opaque call taken as a sync) completes it,
 and `wait_stream` / `wait_event` order a stream after it. State.wnames maps
 a tensor's path to the writes on it, as State.names maps a path to the
 copies into it.
+
+The copies checked: every device-to-host copy on the current stream, the
+non-blocking ones and those the host waits for (`.item()`, `.tolist()`,
+`.cpu()`, `.to("cpu")`, `h.copy_(d)`, a copy into pageable memory): the
+host waits for the copy's stream, not for the write's (measured on an
+H200: runtime/cases/py_producer_blocking_read*).
 
 Writes (PyTorch 2.x; each is work on the current stream, "CUDA semantics",
 "Asynchronous execution"): in-place tensor methods (`mul_`, `fill_`,
@@ -64,7 +71,9 @@ class Write:
     __slots__ = ("id", "node", "path", "stream", "line", "col", "file")
 
     def __init__(self, node, path, stream, file=None):
-        self.id = id(node)
+        # one Write per statement and stream: a helper's statement reached
+        # from two calls on different streams is two writes
+        self.id = (id(node), stream)
         self.node, self.path, self.stream = node, path, stream
         self.line, self.col = node.lineno, node.col_offset + 1
         self.file = file
@@ -119,8 +128,8 @@ class Producers:
 
     def note_write(self, target, node, st):
         """Device work at `node` writes `target` on the current stream."""
-        if not self.multi_stream:
-            return
+        if not self.multi_stream or st.current() == model.CAPTURE:
+            return  # captured into a CUDA graph: recorded, not run
         path = tensor_root(target)
         if path is None or st.names.get(path):
             return  # not a named tensor, or the destination of a copy to the host
@@ -136,11 +145,14 @@ class Producers:
         for k in [k for k in st.wnames if k == path or k.startswith(path + ".")]:
             del st.wnames[k]
 
-    def check_copy(self, node, src, st):
-        """A device-to-host copy of src on the current stream: report the
-        writes of src in flight on a stream it is not ordered after."""
+    def check_copy(self, node, src, st, blocking=False):
+        """A device-to-host copy of src on the current stream (blocking: one
+        the host waits for, `.item()`, `.cpu()`, `h.copy_(d)`, a copy into
+        pageable memory): report the writes of src in flight on a stream it
+        is not ordered after. The host waiting for the copy's stream does
+        not wait for the write's."""
         path = tensor_root(src)
-        if path is None:
+        if path is None or st.current() == model.CAPTURE:
             return
         stream = st.current()
         for wid in sorted(st.wnames.get(path, EMPTY), key=lambda w: (
@@ -148,7 +160,8 @@ class Producers:
             info = st.live.get(wid)
             if info is None or self.ordered(stream, info):
                 continue
-            self.report_producer(node, self.m.writes[wid], stream, st, src=path)
+            self.report_producer(node, self.m.writes[wid], stream, st, src=path,
+                                 blocking=blocking)
             return
 
     def elsewhere(self, file):
@@ -157,15 +170,16 @@ class Producers:
         return file if file and file != self.m.path else None
 
     def report_producer(self, node, w, stream, st, src, at=None, extra_note=None,
-                        copy_file=None):
+                        copy_file=None, blocking=False):
         """The finding for a copy at `node` on `stream` of the tensor `src`
         that write `w` may not have finished writing (reported at `at`, the
         call of a helper that copies it, when not `node`)."""
         if not self.report:
             return
-        msg = ("the asynchronous device-to-host copy of '%s' on %s may read it before the work "
+        msg = ("the %s device-to-host copy of '%s' on %s may read it before the work "
                "that writes it on %s has finished"
-               % (short_name(src), stream.describe(), w.stream.describe()))
+               % ("blocking" if blocking else "asynchronous", short_name(src), stream.describe(),
+                  w.stream.describe()))
         at = at or node
         notes = [(w.line, w.col, "'%s' is written on %s here" % (short_name(w.path), w.stream.describe()),
                   self.elsewhere(w.file))]

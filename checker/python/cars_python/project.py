@@ -18,7 +18,8 @@ copiers() finds which bodies of a module call into another module's code
 that may issue a copy (a function, a class's methods), so that only those
 are analysed.
 
-May call: model, module (and analysis, to build a module's tree as analyse does).
+May call: model, module, producers (uses_streams) (and analysis, to build a
+module's tree as analyse does).
 """
 
 import ast
@@ -29,6 +30,7 @@ import tokenize
 
 from . import model
 from .module import MAX_COST, on_self_or_super
+from .producers import uses_streams
 from .state import OverBudget
 
 # How many parsed modules a run keeps between files (end_file).
@@ -36,10 +38,21 @@ KEEP_MODULES = 128
 # copy_(src, True), to(device, dtype, True), to(other, True): non_blocking
 # given by position (the other spelling of a copy says non_blocking).
 _POSITIONAL_COPY = re.compile(r"(?:copy_|\.to)\(.*,\s*True\b")
+# A copy the host waits for (`.item()`, `.cpu()`, `h.copy_(d)`): the
+# producer diagnostic checks it in a module that names streams.
+_BLOCKING_COPY = re.compile(r"\.(?:item|tolist|cpu|to|copy_)\(")
+
+
 def may_hold_copy(text):
-    """Whether a module's text can hold a copy at all: a `non_blocking`,
-    or one given by position."""
+    """Whether a module's text can hold an asynchronous copy at all: a
+    `non_blocking`, or one given by position."""
     return "non_blocking" in text or bool(_POSITIONAL_COPY.search(text))
+
+
+def may_hold_blocking_copy(text):
+    """Whether a module's text names streams and can hold a blocking copy
+    to the host: one the producer diagnostic checks."""
+    return uses_streams(text) and bool(_BLOCKING_COPY.search(text))
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
