@@ -312,7 +312,10 @@ struct StreamRef {
   /// created.
   bool Created = false;
   /// For a Created member or global: that member or global (the same
-  /// member of two objects may be one object's stream).
+  /// member of two objects may be one object's stream); for a stream a
+  /// lambda captures from the function that created it
+  /// (CallerContexts::createdFresh): that function's local, which no other
+  /// local of it names.
   const ValueDecl *Origin = nullptr;
   /// Named, not Created: a stream the callable is handed rather than one it
   /// creates -- a parameter, a member of a parameter or of `this`, a global,

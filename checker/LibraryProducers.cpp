@@ -173,7 +173,7 @@ const Expr *thrustPolicyStream(const Expr *Policy, bool *Default) {
 
 /// The math library whose handle type Callee's first parameter has:
 /// "cublas" (cublasHandle_t), "hipblas", "rocblas_" (rocblas_handle),
-/// "cufft" (cufftHandle); else empty.
+/// "cufft" (cufftHandle), "hipfft" (hipfftHandle); else empty.
 static llvm::StringRef handleLibrary(const FunctionDecl *Callee) {
   if (!Callee || !Callee->getIdentifier() || Callee->getNumParams() == 0 ||
       !Callee->getDeclContext()->getRedeclContext()->isTranslationUnit())
@@ -184,7 +184,8 @@ static llvm::StringRef handleLibrary(const FunctionDecl *Callee) {
        {std::pair<llvm::StringRef, llvm::StringRef>{"cublas", "cublasHandle_t"},
         {"hipblas", "hipblasHandle_t"},
         {"rocblas_", "rocblas_handle"},
-        {"cufft", "cufftHandle"}})
+        {"cufft", "cufftHandle"},
+        {"hipfft", "hipfftHandle"}})
     if (Type == Handle && Callee->getName().starts_with(Prefix))
       return Prefix;
   return "";
@@ -197,7 +198,7 @@ bool isHandleStreamSetter(const FunctionDecl *Callee) {
   llvm::StringRef Name = Callee->getName();
   return Name == "cublasSetStream_v2" || Name == "cublasSetStream" ||
          Name == "hipblasSetStream" || Name == "rocblas_set_stream" ||
-         Name == "cufftSetStream";
+         Name == "cufftSetStream" || Name == "hipfftSetStream";
 }
 
 bool isHandleCreation(const FunctionDecl *Callee) {
@@ -207,7 +208,8 @@ bool isHandleCreation(const FunctionDecl *Callee) {
   return llvm::is_contained({"cublasCreate_v2", "cublasCreate", "hipblasCreate",
                              "rocblas_create_handle", "cufftCreate",
                              "cufftPlan1d", "cufftPlan2d", "cufftPlan3d",
-                             "cufftPlanMany"},
+                             "cufftPlanMany", "hipfftCreate", "hipfftPlan1d",
+                             "hipfftPlan2d", "hipfftPlan3d", "hipfftPlanMany"},
                             Name);
 }
 
@@ -218,7 +220,7 @@ std::optional<HandleRoutine> handleRoutine(const CallExpr *C,
     return std::nullopt;
   llvm::StringRef Rest = Callee->getName().drop_front(Lib.size());
   HandleRoutine R;
-  if (Lib == "cufft") {
+  if (Lib == "cufft" || Lib == "hipfft") {
     if (!Rest.starts_with("Exec"))
       return std::nullopt;
     for (unsigned I = 1; I < Callee->getNumParams(); ++I)

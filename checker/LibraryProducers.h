@@ -22,8 +22,9 @@
 // constant is CUB's and rocPRIM's size query: "no work is done" (both
 // libraries' documentation): not a producer;
 //  - thrust algorithms given a CUDA execution policy (thrustCall below);
-//  - cuBLAS, hipBLAS and rocBLAS routines and cuFFT's executions, which
-//    run on the stream their handle was last given (handleRoutine below).
+//  - cuBLAS, hipBLAS and rocBLAS routines and cuFFT's and hipFFT's
+//    executions, which run on the stream their handle was last given
+//    (handleRoutine below).
 // Not covered (no claim): cuSPARSE's generic API (its outputs are
 // descriptors), batched BLAS routines (outputs through pointer arrays).
 //
@@ -95,10 +96,11 @@ std::optional<ThrustCall> thrustCall(const CallExpr *C,
 /// which will be used to execute all subsequent calls to the cuBLAS library
 /// functions. If the cuBLAS library stream is not set, all kernels use the
 /// default NULL stream" (cuBLAS, "cublasSetStream()"); hipBLAS and rocBLAS
-/// (`hipblasSetStream`, `rocblas_set_stream`) and cuFFT (`cufftSetStream`:
-/// "Associates a CUDA stream with a cuFFT plan") alike. Outputs: a BLAS
-/// routine's pointers to non-const data (`y` of `cublasScopy`, `C` of
-/// `cublasSgemm`, `x` of `cublasSscal`), cuFFT's `odata`. A routine with a
+/// (`hipblasSetStream`, `rocblas_set_stream`), cuFFT (`cufftSetStream`:
+/// "Associates a CUDA stream with a cuFFT plan") and hipFFT
+/// (`hipfftSetStream`) alike. Outputs: a BLAS routine's pointers to
+/// non-const data (`y` of `cublasScopy`, `C` of `cublasSgemm`, `x` of
+/// `cublasSscal`), cuFFT's and hipFFT's `odata`. A routine with a
 /// `result` parameter (dot, nrm2, asum, amax, amin) may write it to host
 /// memory and wait for its kernels: not one (an opaque call). The handle is
 /// argument 0 of every such routine.

@@ -121,7 +121,8 @@ bool PendingCopy::operator==(const PendingCopy &O) const {
 bool PendingState::operator==(const PendingState &O) const {
   return Reached == O.Reached && Pending == O.Pending && Events == O.Events &&
          Queried == O.Queried && Waits == O.Waits && Assumed == O.Assumed &&
-         Producers == O.Producers && EventProducers == O.EventProducers;
+         Producers == O.Producers && EventProducers == O.EventProducers &&
+         QueriedProducers == O.QueriedProducers;
 }
 
 void PendingState::join(const PendingState &O, NotePreference Prefer) {
@@ -214,6 +215,19 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
         if (Holds(*this, E, K) && Holds(O, E, K))
           Captured[E].insert(K);
   EventProducers = std::move(Captured);
+  // The same for what a query would find complete.
+  auto Finds = [](const PendingState &S, const Expr *Q, const ProducerKey &K) {
+    auto It = S.QueriedProducers.find(Q);
+    return (It != S.QueriedProducers.end() && It->second.count(K)) ||
+           !S.Producers.count(K);
+  };
+  std::map<const Expr *, std::set<ProducerKey>> Found;
+  for (const PendingState *Side : {static_cast<const PendingState *>(this), &O})
+    for (const auto &[Q, Keys] : Side->QueriedProducers)
+      for (const ProducerKey &K : Keys)
+        if (Finds(*this, Q, K) && Finds(O, Q, K))
+          Found[Q].insert(K);
+  QueriedProducers = std::move(Found);
   for (const auto &[Key, P] : O.Producers) {
     auto [It, New] = Producers.try_emplace(Key, P);
     if (New) {
@@ -294,6 +308,8 @@ size_t PendingState::size() const {
     N += 1 + E.Covered.size();
   for (const auto &[Key, P] : Producers)
     N += 1 + P.WaitedBy.size() + Conds(P.Conditions);
+  for (const auto &[Query, Ps] : QueriedProducers)
+    N += 1 + Ps.size();
   for (const auto &[Key, Ps] : EventProducers)
     N += 1 + Ps.size();
   return N;

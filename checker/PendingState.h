@@ -175,6 +175,11 @@ struct PendingState {
   /// that writes and records, or a path that does neither, leaves every
   /// pending producer captured.
   std::map<AccessPath, std::set<ProducerKey>> EventProducers;
+  /// Per cudaStreamQuery call: the producers it would find complete if it
+  /// returned cudaSuccess (must, vacuously true where a producer is not
+  /// pending, as EventProducers). Completed on the success edge only: a
+  /// query whose result is ignored orders nothing.
+  std::map<const Expr *, std::set<ProducerKey>> QueriedProducers;
 
   bool operator==(const PendingState &O) const;
 

@@ -325,6 +325,10 @@ std::optional<PendingState> Solver::run() {
         if (Done != Edge.Queried.end())
           for (unsigned Id : Done->second)
             Edge.Pending.erase(Id);
+        auto Found = Edge.QueriedProducers.find(Query->first);
+        if (Found != Edge.QueriedProducers.end())
+          for (const ProducerKey &K : Found->second)
+            Edge.Producers.erase(K);
       }
       if (Cond && Index < 2) {
         if (Known && *Known != (Index == 0))

@@ -281,10 +281,14 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.Var = Ev.Var;
   P.OnCurrent = Ev.OnCurrent;
   P.Conditions.Sets = {St.Assumed};
-  // A new instance: no earlier record or wait covers it.
+  // A new instance: no earlier record, wait or query covers it.
   for (auto It = St.EventProducers.begin(); It != St.EventProducers.end();) {
     It->second.erase(Key);
     It = It->second.empty() ? St.EventProducers.erase(It) : std::next(It);
+  }
+  for (auto It = St.QueriedProducers.begin(); It != St.QueriedProducers.end();) {
+    It->second.erase(Key);
+    It = It->second.empty() ? St.QueriedProducers.erase(It) : std::next(It);
   }
 }
 
@@ -364,9 +368,24 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     // What a cudaSuccess result would prove complete: the copies on the
     // stream that are in flight now (not ones issued after the query).
     StreamRef S = F.streamOf(arg(C, E.StreamArg));
-    // A poll may have found the producer's stream, or a stream that waited
-    // for it, idle: no claim after it.
-    completeProducersOn(St, S, /*OrWaited=*/true);
+    // The producers on the stream, or on one that waited for them: a
+    // cudaSuccess result proves them complete (the success edge completes
+    // them, Solver::run); an ignored result proves nothing.
+    PendingState Probe;
+    Probe.Producers = St.Producers;
+    completeProducersOn(Probe, S, /*OrWaited=*/true);
+    std::set<ProducerKey> Found;
+    for (auto &[Key, P] : St.Producers) {
+      auto Left = Probe.Producers.find(Key);
+      if (Left == Probe.Producers.end())
+        Found.insert(Key);
+      else
+        P.LegacyJoined = Left->second.LegacyJoined; // as completeProducersOn
+    }
+    if (Found.empty())
+      St.QueriedProducers.erase(C); // (as a join leaves it: no key)
+    else
+      St.QueriedProducers[C] = std::move(Found);
     std::set<unsigned> &Done = St.Queried[C];
     Done.clear();
     for (auto &[Id, P] : St.Pending)

@@ -115,8 +115,11 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
                               S.Path.rootKind() == AccessPath::RootKind::Decl
                           ? dyn_cast_or_null<VarDecl>(S.Path.rootDecl())
                           : nullptr;
-      !S.Created && Contexts && V && !MutatedVars.count(V) && !S.Rebound)
+      !S.Created && Contexts && V && !MutatedVars.count(V) && !S.Rebound) {
     S.Created = Contexts->createdFresh(V, FD);
+    if (S.Created)
+      S.Origin = V; // each such local its own stream (distinctCreated)
+  }
   // A pool's stream used where it is taken (`pool.get_stream()`).
   if (const auto *C = dyn_cast_or_null<CallExpr>(strip(E)))
     if (const ApiEntry *A = lookup(C); A && A->Role == ApiRole::PoolStream) {

@@ -183,7 +183,7 @@ def write_reduced(outdir, name, prog, header, check_log, python=False):
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Compare cuda-async-read-before-sync with the ordering model on "
-                    "generated programs (runtime/gen/README section in runtime/README.md).")
+                    "generated programs (runtime/gen/README.md).")
     ap.add_argument("--seeds", default="0:200", help="A:B (B excluded) or A-B (default 0:200)")
     ap.add_argument("--size", type=int, default=G.DEFAULT_SIZE, help="size bound per program")
     ap.add_argument("--batch", type=int, default=80, help="scenarios per translation unit")

@@ -308,7 +308,7 @@ def run_python(args, progs, log):
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Run a sample of generated programs on the GPU and compare each marked "
-                    "access with the ordering model (runtime/README.md, 'Generated programs').")
+                    "access with the ordering model (runtime/gen/README.md).")
     ap.add_argument("--seeds", default="0:100", help="A:B or A-B (default 0:100)")
     ap.add_argument("--sample", type=int, default=None,
                     help="run only this many seeds, spread over --seeds")

@@ -172,3 +172,45 @@ void lambdaCapturedBlockingStream(float *h, float *d) {
   };
   work();
 }
+
+// Two streams the enclosing function creates: each its own stream inside
+// the lambda too (by value or by reference).
+void lambdaRaceBetweenTwoCapturedStreams(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  auto work = [&, s1, s2]() {
+    fill<<<1, 64, 0, s2>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s1);
+    // CHECK: :[[@LINE-1]]:5: warning: the asynchronous device-to-host copy of 'd' on stream 's1' may read it before the work that writes it on stream 's2' has finished
+    cudaDeviceSynchronize();
+  };
+  work();
+}
+
+// Negative: the writer's stream is synchronized before the copy.
+void lambdaTwoCapturedStreamsSynced(float *h, float *d) {
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  auto work = [&, s1, s2]() {
+    fill<<<1, 64, 0, s2>>>(d, 16);
+    cudaStreamSynchronize(s2);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s1);
+    cudaDeviceSynchronize();
+  };
+  work();
+}
+
+// Negative: the two captured handles are one stream.
+void lambdaTwoHandlesOneStream(float *h, float *d) {
+  cudaStream_t s1;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  cudaStream_t s2 = s1;
+  auto work = [&]() {
+    fill<<<1, 64, 0, s2>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s1);
+    cudaDeviceSynchronize();
+  };
+  work();
+}
