@@ -228,24 +228,25 @@ void Solver::waitSignal(PendingState &St, const AccessPath &Key) {
     St.Pending.erase(Id);
 }
 
+/// What a host sync of S (or a query of S that returned cudaSuccess) tells
+/// of producer P: it is complete (true), or not (false); a sync of the
+/// legacy default stream completes a handed stream's work only if that
+/// stream is blocking (or is the legacy one), as legacy work joining it,
+/// which it marks on P (checkProducers says when that matters).
+static bool completedBy(const StreamRef &S, PendingProducer &P, bool OrWaited) {
+  bool Waited = OrWaited && P.WaitedBy.count(S.identity());
+  if (S.K == StreamRef::Legacy && P.Stream.Supplied && !Waited) {
+    P.LegacyJoined = true;
+    return false;
+  }
+  return !unorderedStreams(S, P.Stream) || Waited;
+}
+
 void Solver::completeProducersOn(PendingState &St, const StreamRef &S,
                                  bool OrWaited) {
-  for (auto It = St.Producers.begin(); It != St.Producers.end();) {
-    PendingProducer &P = It->second;
-    // A host sync of the legacy default stream completes a handed stream's
-    // work only if that stream is blocking (or is the legacy one): as
-    // legacy work joining it (checkProducers says when that matters).
-    if (S.K == StreamRef::Legacy && P.Stream.Supplied &&
-        !(OrWaited && P.WaitedBy.count(S.identity()))) {
-      P.LegacyJoined = true;
-      ++It;
-      continue;
-    }
-    It = !unorderedStreams(S, P.Stream) ||
-                 (OrWaited && P.WaitedBy.count(S.identity()))
-             ? St.Producers.erase(It)
-             : std::next(It);
-  }
+  for (auto It = St.Producers.begin(); It != St.Producers.end();)
+    It = completedBy(S, It->second, OrWaited) ? St.Producers.erase(It)
+                                              : std::next(It);
 }
 
 void Solver::completeCapturedProducers(PendingState &St,
@@ -371,17 +372,10 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     // The producers on the stream, or on one that waited for them: a
     // cudaSuccess result proves them complete (the success edge completes
     // them, Solver::run); an ignored result proves nothing.
-    PendingState Probe;
-    Probe.Producers = St.Producers;
-    completeProducersOn(Probe, S, /*OrWaited=*/true);
     std::set<ProducerKey> Found;
-    for (auto &[Key, P] : St.Producers) {
-      auto Left = Probe.Producers.find(Key);
-      if (Left == Probe.Producers.end())
+    for (auto &[Key, P] : St.Producers)
+      if (completedBy(S, P, /*OrWaited=*/true))
         Found.insert(Key);
-      else
-        P.LegacyJoined = Left->second.LegacyJoined; // as completeProducersOn
-    }
     if (Found.empty())
       St.QueriedProducers.erase(C); // (as a join leaves it: no key)
     else
