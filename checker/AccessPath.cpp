@@ -114,6 +114,14 @@ AccessPath AccessPath::of(const Expr *E) {
     return AccessPath(RootKind::Other,
                       std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
                           of(U->getSubExpr()).Key);
+  // `v[i]` of a std::vector (array, deque, span): element i, as `a[i]` is.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+      isStdSequence(Op->getArg(0)->getType())) {
+    AccessPath P = of(Op->getArg(0));
+    P.append({PathStep::Index, nullptr, Op->getArg(1)});
+    return P;
+  }
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C); MC && Callee) {
@@ -171,6 +179,12 @@ AccessPath AccessPath::withMember(const ValueDecl *M, bool Arrow) const {
   AccessPath P = *this;
   P.append({Arrow ? PathStep::Arrow : PathStep::Dot,
             cast<ValueDecl>(M->getCanonicalDecl()), nullptr});
+  return P;
+}
+
+AccessPath AccessPath::withAnyIndex() const {
+  AccessPath P = *this;
+  P.append({PathStep::Index, nullptr, nullptr});
   return P;
 }
 

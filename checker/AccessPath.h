@@ -108,6 +108,9 @@ public:
   static AccessPath ofThis();
   /// This path followed by member M, reached with `->` when Arrow, else `.`.
   AccessPath withMember(const ValueDecl *M, bool Arrow) const;
+  /// This path followed by an element of it whose index is not known
+  /// (`bufs[?]`): one of the elements, as a range-for's variable is.
+  AccessPath withAnyIndex() const;
   /// For RootKind::Call: the call.
   const CallExpr *rootCall() const { return RootCall; }
 

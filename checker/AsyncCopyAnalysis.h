@@ -21,6 +21,7 @@
 #ifndef CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCCOPYANALYSIS_H
 #define CUDA_ASYNC_READ_BEFORE_SYNC_ASYNCCOPYANALYSIS_H
 
+#include "ByteRegions.h"
 #include "CudaApiModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -79,6 +80,9 @@ struct CopySite {
   /// constant index (`bufs[1]`): another constant element is another
   /// buffer, though both are in Buffer's alias class.
   std::optional<long long> Element;
+  /// The bytes the copy writes, where constant offsets and count say them
+  /// (ByteRegions.h); nullopt: the whole buffer.
+  std::optional<ByteRange> Bytes;
   StreamRef Stream;
   bool Pageable = false; ///< destination known pageable (StrictMode only)
   /// A cudaMemcpyDefault (or hipMemcpyDefault) into memory of unknown kind:

@@ -113,6 +113,12 @@ ApiEntry fixedCopy(llvm::StringRef Name, int Dst, int Src, int Kind,
   return E;
 }
 
+/// A row of one dimension whose byte count is argument Size.
+ApiEntry counted(ApiEntry E, int Size) {
+  E.SizeArg = Size;
+  return E;
+}
+
 /// A blocking copy whose source pointer is argument Src (bytes): a
 /// device-to-host one reads it on the legacy default stream.
 ApiEntry blockingFrom(llvm::StringRef Name, int Kind, int Src) {
@@ -134,10 +140,10 @@ ApiEntry fixedBlocking(llvm::StringRef Name, int Kind) {
 /// cudaStream_t (both are `struct CUstream_st *`).
 void appendDriverApi(std::vector<ApiEntry> &Out) {
   std::vector<ApiEntry> T;
-  T.push_back(fixedCopy("cuMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3));
+  T.push_back(counted(fixedCopy("cuMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3), 2));
   // cuMemcpyAsync: unified addressing infers the direction from the
   // pointers, as cudaMemcpyDefault does.
-  T.push_back(fixedCopy("cuMemcpyAsync", 0, 1, MemcpyDefault, 3));
+  T.push_back(counted(fixedCopy("cuMemcpyAsync", 0, 1, MemcpyDefault, 3), 2));
   for (llvm::StringRef Name : {"cuMemcpy2DAsync", "cuMemcpy3DAsync"}) {
     // dstHost / dstMemoryType / srcMemoryType in CUDA_MEMCPY2D / _3D.
     ApiEntry E = copy(Name, NoArg, NoArg, NoArg, 1);
@@ -201,10 +207,11 @@ void appendHip(std::vector<ApiEntry> &T) {
     E.Family = ApiFamily::Hip;
     return E;
   };
-  T.push_back(Hip(copy("hipMemcpyAsync", 0, 1, 3, 4)));
-  T.push_back(Hip(fixedCopy("hipMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3)));
+  T.push_back(Hip(counted(copy("hipMemcpyAsync", 0, 1, 3, 4), 2)));
+  T.push_back(Hip(counted(
+      fixedCopy("hipMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3), 2)));
   T.push_back(Hip(copy("hipMemcpy2DAsync", 0, 2, 6, 7)));
-  T.push_back(Hip(copy("hipMemcpyFromSymbolAsync", 0, 1, 4, 5)));
+  T.push_back(Hip(counted(copy("hipMemcpyFromSymbolAsync", 0, 1, 4, 5), 2)));
   T.push_back(Hip(copy("hipMemcpy2DFromArrayAsync", 0, 2, 7, 8)));
   {
     ApiEntry E = copy("hipMemcpy3DAsync", NoArg, NoArg, NoArg, 1);
@@ -394,11 +401,11 @@ std::vector<ApiEntry> buildTable() {
   // Asynchronous copies ("Memory Management", CUDA Runtime API 13.0). The
   // destination is a host pointer for a device-to-host copy; all of them
   // return before the DMA completes when that pointer is pinned.
-  T.push_back(copy("cudaMemcpyAsync", 0, 1, 3, 4));
+  T.push_back(counted(copy("cudaMemcpyAsync", 0, 1, 3, 4), 2));
   T.push_back(copy("cudaMemcpy2DAsync", 0, 2, 6, 7));
-  T.push_back(copy("cudaMemcpyFromSymbolAsync", 0, 1, 4, 5));
+  T.push_back(counted(copy("cudaMemcpyFromSymbolAsync", 0, 1, 4, 5), 2));
   T.push_back(copy("cudaMemcpy2DFromArrayAsync", 0, 2, 7, 8));
-  T.push_back(copy("cudaMemcpyFromArrayAsync", 0, 1, 5, 6)); // deprecated
+  T.push_back(counted(copy("cudaMemcpyFromArrayAsync", 0, 1, 5, 6), 4)); // deprecated
   {
     // cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t stream):
     // the destination is p->dstPtr.ptr and the kind p->kind.

@@ -188,6 +188,11 @@ struct ApiEntry {
   int DstArg = NoArg;    ///< AsyncCopy: destination pointer (bytes)
   int SrcArg = NoArg;    ///< AsyncCopy, BlockingTransfer: source pointer
   int KindArg = NoArg;   ///< AsyncCopy: cudaMemcpyKind
+  /// AsyncCopy of one dimension: the byte count, the bytes written from the
+  /// destination pointer on (`count` of cudaMemcpyAsync, `ByteCount` of
+  /// cuMemcpyDtoHAsync); NoArg where the extent is not one count (2D, 3D,
+  /// batches, parameter structs, a project's own rows).
+  int SizeArg = NoArg;
   int StreamArg = NoArg; ///< stream the call is ordered on (0 if omitted)
   int EventArg = NoArg;  ///< EventRecord / EventSync / EventQuery
   int PtrArg = NoArg;    ///< PinnedAlloc / DeviceAlloc / StreamCreate /

@@ -94,7 +94,7 @@ void EffectBuilder::build() {
     Out.List.push_back(std::move(Ev));
   }
   std::map<std::tuple<std::string, std::optional<long long>,
-                      StreamRef::Identity>,
+                      std::optional<ByteRange>, StreamRef::Identity>,
            unsigned>
       Classes;
   for (unsigned Id = 0; Id < Out.Copies.size(); ++Id) {
@@ -103,7 +103,9 @@ void EffectBuilder::build() {
         C.Seed || C.Stream.K == StreamRef::Unknown
             ? Id
             : Classes
-                  .try_emplace({C.Buffer, C.Element, C.Stream.identity()}, Id)
+                  .try_emplace({C.Buffer, C.Element, C.Bytes,
+                                C.Stream.identity()},
+                               Id)
                   .first->second);
   }
 }
@@ -125,6 +127,7 @@ void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
   Ev.Loc = A->Loc;
   Ev.Name = Node;
   Ev.Element = AccessPath::of(Node).constantLastIndex();
+  Ev.Bytes = accessRegion(F, Node);
   Ev.Callee = A->Callee;
   Out.List.push_back(std::move(Ev));
 }
@@ -301,6 +304,8 @@ void EffectBuilder::collectCallEffects() {
           if (!Pageable || StrictMode) {
             addCopy(C, Root, Pageable, On, nullptr);
             Out.Copies.back()->NeedsHostDestination = NeedsHost;
+            Out.Copies.back()->Bytes =
+                copyRegion(F, C, *E, arg(C, E->DstArg), Root);
           } else {
             // Into pageable memory the call returns once the copy is done
             // (docs/semantics.md, "pageable dst": 0/5 stale), and the copy

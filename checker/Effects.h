@@ -86,6 +86,9 @@ struct Effect {
   const Expr *Name = nullptr; ///< the tracked buffer as named there
   /// Access: a constant element of an array of buffers (CopySite::Element).
   std::optional<long long> Element;
+  /// Access: the bytes it touches, where constant offsets say them
+  /// (ByteRegions.h); nullopt: the whole buffer.
+  std::optional<ByteRange> Bytes;
   const NamedDecl *Callee = nullptr;
   // Copy: the copy site index
   unsigned CopyId = 0;

@@ -249,6 +249,17 @@ const Expr *arg(const CallExpr *C, int I) {
   return C->getArg(I);
 }
 
+bool isStdSequence(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return false;
+  llvm::StringRef Name = Spec->getName();
+  return Name == "vector" || Name == "array" || Name == "deque" ||
+         Name == "span";
+}
+
 bool isStdContainer(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *RD = T->getAsCXXRecordDecl();
@@ -460,6 +471,11 @@ const Expr *bufferRoot(const Expr *E) {
       return E;
     if (isa<ArraySubscriptExpr>(E) && E->getType()->isPointerType())
       return E; // bufs[i]
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        E->getType()->isPointerType() &&
+        isStdSequence(Op->getArg(0)->getType()))
+      return E; // bufs[i] of a std::vector<float *>
     return nullptr;
   }
   return nullptr;

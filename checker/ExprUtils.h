@@ -94,6 +94,11 @@ const Expr *arg(const CallExpr *C, int I);
 /// with std::allocator: pageable storage. A custom allocator may pin it.
 bool isStdContainer(QualType T);
 
+/// std::vector / std::array / std::deque / std::span, whatever the
+/// allocator: `v[i]` is element i, as `a[i]` of an array is ([sequence.reqmts],
+/// operator[]: `*(a.begin() + n)`).
+bool isStdSequence(QualType T);
+
 /// Containers and views of device memory (rmm::device_uvector,
 /// rmm::device_buffer, rmm::device_scalar, thrust::device_vector; by the
 /// outermost namespace, so that versioned inline namespaces such as

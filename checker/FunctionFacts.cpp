@@ -145,6 +145,10 @@ public:
     I.Candidates.push_back(M);
     return true;
   }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *R) {
+    I.RangeLoops.push_back(R);
+    return true;
+  }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
     if (A->getType()->isPointerType())
       I.Candidates.push_back(A);
@@ -164,6 +168,11 @@ public:
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    // `bufs[i]` of a std::vector<float *>: an element, as of an array.
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        Op->getType()->isPointerType() &&
+        isStdSequence(Op->getArg(0)->getType()))
+      I.Candidates.push_back(Op);
     // Class-type assignment, e.g. `p.dstPtr = make_cudaPitchedPtr(...)`;
     // `b = c` of a tensor handle gives b a new value.
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
@@ -382,14 +391,45 @@ std::optional<long long> FunctionFacts::constantArg(const Expr *E) const {
     return std::nullopt;
   if (auto V = evalInt(E, Ctx))
     return V;
+  if (const auto *B = dyn_cast<BinaryOperator>(strip(E))) {
+    // `n * sizeof(float)` with `int n = 256;`: arithmetic of known values.
+    std::optional<long long> L = constantArg(B->getLHS());
+    std::optional<long long> R = L ? constantArg(B->getRHS()) : std::nullopt;
+    long long V = 0;
+    if (!R)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_Mul:
+      return __builtin_mul_overflow(*L, *R, &V) ? std::nullopt
+                                                : std::optional<long long>(V);
+    case BO_Add:
+      return __builtin_add_overflow(*L, *R, &V) ? std::nullopt
+                                                : std::optional<long long>(V);
+    case BO_Sub:
+      return __builtin_sub_overflow(*L, *R, &V) ? std::nullopt
+                                                : std::optional<long long>(V);
+    default:
+      return std::nullopt;
+    }
+  }
   const auto *D = dyn_cast<DeclRefExpr>(strip(E));
   return knownValue(D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr);
 }
 
 std::optional<long long> FunctionFacts::knownValue(const VarDecl *V) const {
   if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
-      !MutatedVars.count(V))
-    return evalInt(V->getInit(), Ctx);
+      !MutatedVars.count(V)) {
+    if (auto Value = evalInt(V->getInit(), Ctx))
+      return Value;
+    // `size_t bytes = n * sizeof(float);`: the initializer's known values
+    // (it names only variables declared before V, and V itself: stop
+    // there).
+    if (V->getType()->isReferenceType() || !ValuesOpen.insert(V).second)
+      return std::nullopt;
+    std::optional<long long> Value = constantArg(V->getInit());
+    ValuesOpen.erase(V);
+    return Value;
+  }
   return boundConstant(V);
 }
 

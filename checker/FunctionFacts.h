@@ -31,6 +31,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <map>
 #include <optional>
 #include <set>
@@ -65,6 +66,7 @@ public:
   /// a copy or move constructor (Effects applies its summary on v).
   std::vector<const CXXConstructExpr *> Constructions;
   std::vector<const CXXConstructExpr *> StreamGuards; ///< CUDAStreamGuard
+  std::vector<const CXXForRangeStmt *> RangeLoops;
   /// `lhs = rhs` (Var set when lhs names a variable) and `T var = rhs`
   /// (Lhs null).
   struct Assignment {
@@ -74,7 +76,8 @@ public:
   };
   std::vector<Assignment> Assigns;
   /// Every DeclRefExpr of a variable, MemberExpr and pointer-typed
-  /// ArraySubscriptExpr: where a tracked buffer may occur.
+  /// ArraySubscriptExpr (or subscript of a std::vector, isStdSequence):
+  /// where a tracked buffer may occur.
   std::vector<const Expr *> Candidates;
   /// Where local variables get a new value: conditions known about them
   /// stop holding there.
@@ -251,14 +254,23 @@ public:
 
   /// The value of an argument that names a constant: a literal, an
   /// enumerator, a const variable, a local initialised once and never
-  /// changed, or a parameter bound to a constant at the call being
-  /// summarized and never changed. nullopt otherwise (and for null).
+  /// changed, a parameter bound to a constant at the call being
+  /// summarized and never changed, or a sum, difference or product of
+  /// these (`n * sizeof(float)`). nullopt otherwise (on overflow, and for
+  /// null).
   std::optional<long long> constantArg(const Expr *E) const;
   /// The value variable V holds wherever the callable reads it: a local
-  /// initialised with a constant and never changed (`int nDev = 4;`, `bool
-  /// wait = true;`), or boundConstant. The one value fact that loop bounds,
+  /// initialised with a constant (constantArg) and never changed (`int nDev
+  /// = 4;`, `bool wait = true;`, `size_t bytes = n * sizeof(float);`), or
+  /// boundConstant. The one value fact that loop bounds,
   /// branch conditions and arguments read. nullopt otherwise.
   std::optional<long long> knownValue(const VarDecl *V) const;
+  /// knownValue's variables being evaluated (`int n = n + 1;` ends).
+  mutable llvm::SmallPtrSet<const VarDecl *, 4> ValuesOpen;
+  /// The references to V among Candidates, from an index built on first
+  /// use (a scan of every candidate per variable was quadratic in the
+  /// number of variables: streams, guards).
+  llvm::ArrayRef<const DeclRefExpr *> refsOf(const VarDecl *V) const;
   /// The value every object of FD's class holds in FD, when FD is a const
   /// member (C++ [dcl.type.cv]: not changed after construction) of an
   /// integral or enumeration type that every constructor (copies and moves
@@ -373,10 +385,6 @@ private:
   /// memberChanged's answers.
   mutable std::map<std::pair<const VarDecl *, const FieldDecl *>, bool>
       MemberChangedCache;
-  /// The references to V among Candidates, from an index built on first
-  /// use (a scan of every candidate per variable was quadratic in the
-  /// number of variables: streams, guards).
-  llvm::ArrayRef<const DeclRefExpr *> refsOf(const VarDecl *V) const;
   mutable std::optional<
       llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>>
       RefsIndex;

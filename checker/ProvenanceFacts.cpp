@@ -82,6 +82,24 @@ Provenance FunctionFacts::varProvenance(const VarDecl *V) {
   return Provenance::Unknown;
 }
 
+/// The pointer through which an element lvalue is reached: `h` of
+/// `h[2]`, `*h`, `*(h + 2)`, `h->x` and `h[i].x`; null for anything else
+/// (a variable, a container's element).
+static const Expr *elementPointer(const Expr *E) {
+  E = strip(E);
+  while (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
+    if (M->isArrow())
+      return M->getBase();
+    E = strip(M->getBase());
+  }
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    return A->getBase()->getType()->isPointerType() ? A->getBase() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
+    return U->getSubExpr();
+  return nullptr;
+}
+
 Provenance FunctionFacts::provenanceOf(const Expr *Root) {
   Provenance P = Aliases.provenance(AccessPath::of(Root));
   return std::max(P, declProvenance(Root));
@@ -192,15 +210,18 @@ void FunctionFacts::buildAliasesAndProvenance() {
   // Streams created into a local variable (isFreshStream): how often each
   // variable is created into, and given any other value.
   std::map<const VarDecl *, std::pair<unsigned, unsigned>> CreatedAssigned;
-  auto IsPoolStream = [&](const Expr *Rhs) {
+  // A pool's stream, or a factory's (StreamOrigins::returnedBy): each
+  // call gives a created stream.
+  auto IsCreatedStream = [&](const Expr *Rhs) {
     const auto *C = dyn_cast_or_null<CallExpr>(strip(Rhs));
     const ApiEntry *E = C ? lookup(C) : nullptr;
-    return E && E->Role == ApiRole::PoolStream;
+    return C && ((E && E->Role == ApiRole::PoolStream) ||
+                 (Origins && Origins->returnedBy(C) != StreamOrigin::Unknown));
   };
   for (const Assignment &A : Assigns)
     if (A.Var)
-      ++(IsPoolStream(A.Rhs) ? CreatedAssigned[A.Var].first
-                             : CreatedAssigned[A.Var].second);
+      ++(IsCreatedStream(A.Rhs) ? CreatedAssigned[A.Var].first
+                                : CreatedAssigned[A.Var].second);
   for (const CallExpr *C : Calls)
     if (const ApiEntry *E = lookup(C); E && E->Role == ApiRole::StreamCreate)
       if (const Expr *T = allocTarget(C, *E)) {
@@ -259,9 +280,14 @@ void FunctionFacts::buildAliasesAndProvenance() {
     if (A.Lhs) {
       const Expr *L = strip(A.Lhs);
       // Not array slots: `dsts[0] = h1; ...; dsts[0] = h2;` would join
-      // h1 and h2.
-      if (!isa<DeclRefExpr, MemberExpr>(L))
+      // h1 and h2. A slot given pageable memory (`bufs[p] = malloc(n)`)
+      // marks the elements pageable: weaker evidence than a pinned one.
+      if (!isa<DeclRefExpr, MemberExpr>(L)) {
+        if (L->getType()->isPointerType() && bufferRoot(L) == L &&
+            isPageableAllocation(A.Rhs))
+          Aliases.mark(AccessPath::of(L), Provenance::Pageable);
         continue;
+      }
       LhsKey = AccessPath::of(L);
       LhsType = L->getType();
     } else {
@@ -275,6 +301,13 @@ void FunctionFacts::buildAliasesAndProvenance() {
       if (E && E->Role == ApiRole::PoolStream) {
         if (E->PoolNonBlocking)
           NonBlockingStreams.insert(LhsKey);
+        continue;
+      }
+      // `cudaStream_t s = make_stream();` of a factory that creates it
+      // with cudaStreamNonBlocking.
+      if (Origins && isStreamType(LhsType.getNonReferenceType()) &&
+          Origins->returnedBy(C) == StreamOrigin::CreatedNonBlocking) {
+        NonBlockingStreams.insert(LhsKey);
         continue;
       }
     }
@@ -294,10 +327,26 @@ void FunctionFacts::buildAliasesAndProvenance() {
     const Expr *Rhs = A.Rhs;
     if (const Expr *Arg = returnedArgument(Rhs))
       Rhs = Arg;
+    // `float &first = h[0];`: a reference to an element of the buffer h
+    // points to reads and writes that buffer.
+    if (LhsType->isReferenceType() &&
+        !LhsType.getNonReferenceType()->isPointerType())
+      if (const Expr *Ptr = elementPointer(Rhs))
+        Rhs = Ptr;
     if (const Expr *Root = bufferRoot(Rhs)) {
       Aliases.unite(LhsKey, AccessPath::of(Root));
       Aliases.mark(LhsKey, declProvenance(Root));
     }
+  }
+  // `for (float *b : bufs)` over an array or std::vector of buffers: b is
+  // one of the elements.
+  for (const CXXForRangeStmt *R : RangeLoops) {
+    const VarDecl *V = R->getLoopVariable();
+    const Expr *Range = R->getRangeInit();
+    if (!V || !Range || !V->getType().getNonReferenceType()->isPointerType() ||
+        !(Range->getType()->isArrayType() || isStdSequence(Range->getType())))
+      continue;
+    Aliases.unite(AccessPath::ofVar(V), AccessPath::of(Range).withAnyIndex());
   }
   for (const CallExpr *C : Calls) {
     const ApiEntry *E = lookup(C);

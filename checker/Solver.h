@@ -111,7 +111,8 @@ public:
               const NamedDecl *Callee, const Stmt *CalleeAccess = nullptr,
               const StreamRef *UseStream = nullptr,
               const std::string *NameStr = nullptr,
-              std::optional<long long> Element = std::nullopt);
+              std::optional<long long> Element = std::nullopt,
+              const std::optional<ByteRange> &Bytes = std::nullopt);
 
   //--- The producer diagnostic ---------------------------------------------
   /// Device work writing a device buffer (Effect::Produce).

@@ -105,7 +105,8 @@ void Solver::report(const PendingState &St, const std::string &Buffer,
                     AccessKind K, const Expr *Loc, const Expr *Name,
                     const NamedDecl *Callee, const Stmt *CalleeAccess,
                     const StreamRef *UseStream, const std::string *NameStr,
-                    std::optional<long long> Element) {
+                    std::optional<long long> Element,
+                    const std::optional<ByteRange> &Bytes) {
   if (FindingAt.count(Loc) && !R.SummaryMode)
     return;
   for (const auto &[Id, P] : St.Pending) {
@@ -114,6 +115,8 @@ void Solver::report(const PendingState &St, const std::string &Buffer,
       continue;
     if (Element && C->Element && *Element != *C->Element)
       continue; // another element of an array of buffers
+    if (disjoint(Bytes, C->Bytes))
+      continue; // another slice of the buffer (ByteRegions.h)
     if (UseStream && (C->Stream.sameStream(*UseStream) ||
                       covers(*UseStream, C->Stream)))
       continue; // ordered after the copy: the same stream, or the legacy

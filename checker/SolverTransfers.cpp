@@ -479,7 +479,7 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
   case Effect::Access:
     if (Reporting)
       report(St, Ev.Buffer, Ev.AK, Ev.Loc, Ev.Name, Ev.Callee, nullptr,
-             nullptr, nullptr, Ev.Element);
+             nullptr, nullptr, Ev.Element, Ev.Bytes);
     return;
   case Effect::Copy:
     issue(St, Ev.CopyId);

@@ -59,6 +59,85 @@ bool isNullHandle(const Expr *E, const ASTContext &Ctx) {
   return V && *V == 0;
 }
 
+/// `make()` of a function with a visible body whose every return returns
+/// one local it created a stream into, and that it gives no other value
+/// (`cudaStream_t s; cudaStreamCreate(&s); return s;`): that creation.
+std::optional<StreamOrigin> factoryOrigin(ASTContext &Ctx, const ApiModel &Model,
+                                        const Expr *V) {
+  const auto *C = dyn_cast_or_null<CallExpr>(V ? V->IgnoreParenImpCasts()
+                                               : nullptr);
+  const FunctionDecl *Def = nullptr;
+  if (!C || !C->getDirectCallee() || !C->getDirectCallee()->hasBody(Def) ||
+      !Def || !isStreamType(Def->getReturnType()))
+    return std::nullopt;
+  struct Body : RecursiveASTVisitor<Body> {
+    std::vector<const ReturnStmt *> Returns;
+    std::vector<const CallExpr *> Calls;
+    std::vector<const DeclRefExpr *> Refs;
+    bool VisitReturnStmt(ReturnStmt *R) {
+      Returns.push_back(R);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      Calls.push_back(CE);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      Refs.push_back(R);
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } B;
+  B.TraverseStmt(Def->getBody());
+  const VarDecl *Local = nullptr;
+  for (const ReturnStmt *R : B.Returns) {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(
+        R->getRetValue() ? R->getRetValue()->IgnoreParenImpCasts() : nullptr);
+    const auto *LV = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!LV || !LV->hasLocalStorage() || isa<ParmVarDecl>(LV) ||
+        (Local && LV != Local) ||
+        (LV->getInit() && !isNullHandle(LV->getInit(), Ctx)))
+      return std::nullopt;
+    Local = LV;
+  }
+  if (!Local)
+    return std::nullopt;
+  std::optional<StreamOrigin> Origin;
+  unsigned AddressUses = 0;
+  for (const CallExpr *CE : B.Calls) {
+    const ApiEntry *E = Model.lookup(CE->getDirectCallee());
+    if (!E || E->Role != ApiRole::StreamCreate)
+      continue;
+    const auto *U = dyn_cast_or_null<UnaryOperator>(
+        arg(CE, E->PtrArg) ? arg(CE, E->PtrArg)->IgnoreParenCasts() : nullptr);
+    const auto *D = U && U->getOpcode() == UO_AddrOf
+                        ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens())
+                        : nullptr;
+    if (!D || D->getDecl() != Local)
+      continue;
+    ++AddressUses;
+    std::optional<long long> Flags =
+        E->FlagsArg == NoArg ? std::optional<long long>(0)
+                             : evalInt(arg(CE, E->FlagsArg), Ctx);
+    if (!Flags)
+      return std::nullopt;
+    StreamOrigin O = (*Flags & StreamNonBlockingFlag)
+                         ? StreamOrigin::CreatedNonBlocking
+                         : StreamOrigin::CreatedBlocking;
+    if (Origin && *Origin != O)
+      return std::nullopt;
+    Origin = O;
+  }
+  // Every other use of the local is a load (returns, reads).
+  unsigned Uses = 0;
+  for (const DeclRefExpr *R : B.Refs)
+    if (R->getDecl() == Local)
+      ++Uses;
+  if (!Origin || Uses != AddressUses + B.Returns.size())
+    return std::nullopt;
+  return Origin;
+}
+
 class Walker : public RecursiveASTVisitor<Walker> {
   using Base = RecursiveASTVisitor<Walker>;
 
@@ -209,88 +288,10 @@ private:
   void assigned(const ValueDecl *D, const Expr *V) {
     if (keepsOrigin(V, D))
       return;
-    if (std::optional<StreamOrigin> O = factoryOrigin(V))
+    if (std::optional<StreamOrigin> O = factoryOrigin(Ctx, Model, V))
       created(D, *O);
     else
       unknown(D);
-  }
-
-  /// `make()` of a function with a visible body whose every return returns
-  /// one local it created a stream into, and that it gives no other value
-  /// (`cudaStream_t s; cudaStreamCreate(&s); return s;`): that creation.
-  std::optional<StreamOrigin> factoryOrigin(const Expr *V) {
-    const auto *C = dyn_cast_or_null<CallExpr>(V ? V->IgnoreParenImpCasts()
-                                                 : nullptr);
-    const FunctionDecl *Def = nullptr;
-    if (!C || !C->getDirectCallee() || !C->getDirectCallee()->hasBody(Def) ||
-        !Def || !isStreamType(Def->getReturnType()))
-      return std::nullopt;
-    struct Body : RecursiveASTVisitor<Body> {
-      std::vector<const ReturnStmt *> Returns;
-      std::vector<const CallExpr *> Calls;
-      std::vector<const DeclRefExpr *> Refs;
-      bool VisitReturnStmt(ReturnStmt *R) {
-        Returns.push_back(R);
-        return true;
-      }
-      bool VisitCallExpr(CallExpr *CE) {
-        Calls.push_back(CE);
-        return true;
-      }
-      bool VisitDeclRefExpr(DeclRefExpr *R) {
-        Refs.push_back(R);
-        return true;
-      }
-      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    } B;
-    B.TraverseStmt(Def->getBody());
-    const VarDecl *Local = nullptr;
-    for (const ReturnStmt *R : B.Returns) {
-      const auto *D = dyn_cast_or_null<DeclRefExpr>(
-          R->getRetValue() ? R->getRetValue()->IgnoreParenImpCasts() : nullptr);
-      const auto *LV = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-      if (!LV || !LV->hasLocalStorage() || isa<ParmVarDecl>(LV) ||
-          (Local && LV != Local) ||
-          (LV->getInit() && !isNullHandle(LV->getInit(), Ctx)))
-        return std::nullopt;
-      Local = LV;
-    }
-    if (!Local)
-      return std::nullopt;
-    std::optional<StreamOrigin> Origin;
-    unsigned AddressUses = 0;
-    for (const CallExpr *CE : B.Calls) {
-      const ApiEntry *E = Model.lookup(CE->getDirectCallee());
-      if (!E || E->Role != ApiRole::StreamCreate)
-        continue;
-      const auto *U = dyn_cast_or_null<UnaryOperator>(
-          arg(CE, E->PtrArg) ? arg(CE, E->PtrArg)->IgnoreParenCasts() : nullptr);
-      const auto *D = U && U->getOpcode() == UO_AddrOf
-                          ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens())
-                          : nullptr;
-      if (!D || D->getDecl() != Local)
-        continue;
-      ++AddressUses;
-      std::optional<long long> Flags =
-          E->FlagsArg == NoArg ? std::optional<long long>(0)
-                               : evalInt(arg(CE, E->FlagsArg), Ctx);
-      if (!Flags)
-        return std::nullopt;
-      StreamOrigin O = (*Flags & StreamNonBlockingFlag)
-                           ? StreamOrigin::CreatedNonBlocking
-                           : StreamOrigin::CreatedBlocking;
-      if (Origin && *Origin != O)
-        return std::nullopt;
-      Origin = O;
-    }
-    // Every other use of the local is a load (returns, reads).
-    unsigned Uses = 0;
-    for (const DeclRefExpr *R : B.Refs)
-      if (R->getDecl() == Local)
-        ++Uses;
-    if (!Origin || Uses != AddressUses + B.Returns.size())
-      return std::nullopt;
-    return Origin;
   }
 
   void created(const ValueDecl *D, StreamOrigin O) {
@@ -336,6 +337,10 @@ static const FieldDecl *wrappedHandle(QualType T) {
         return F;
   }
   return nullptr;
+}
+
+StreamOrigin StreamOrigins::returnedBy(const Expr *Call) {
+  return factoryOrigin(Ctx, Model, Call).value_or(StreamOrigin::Unknown);
 }
 
 StreamOrigin StreamOrigins::originOf(const ValueDecl *D) {

@@ -47,6 +47,11 @@ public:
   /// to a stream handle returns one of its members (a project's RAII
   /// stream), what that member holds.
   StreamOrigin originOf(const ValueDecl *D);
+  /// What a call (`make_stream()`) returns: the stream of a function with
+  /// a visible body whose every return returns one local it created a
+  /// stream into and gave no other value; Unknown for anything else. Each
+  /// call creates another stream.
+  StreamOrigin returnedBy(const Expr *Call);
 
 private:
   void build();

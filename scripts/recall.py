@@ -25,6 +25,13 @@ match nearest that line is taken. When no range is found, a window of
 --window lines (default 40) either side of racy.line is used instead, and
 the entry says so ("range": "window").
 
+Python entries (`"language": "python"`, scripts/recall-fixes-python.json)
+name `files` instead of a translation unit: those files are written at the
+parent and at the fix (`git show`), the Python front end
+(checker/python, `python3 -m cars_python --quiet`) runs on them together,
+and the racy function's range is the `def` of racy.function's last name
+to the next line indented no deeper; no plugin or clang-tidy is needed.
+
 Placeholders in the fixes file's paths and flags: {root} the tree being
 checked, {dep:NAME} the root of dependency NAME, {cuda} --cuda-path, {gen}
 a folder holding the entry's `generated` files (stub headers a CMake
@@ -380,6 +387,85 @@ def run_entry(e, args):
     return rec
 
 
+def is_python(e):
+    return e.get("language") == "python"
+
+
+def python_ranges(path, e):
+    """(start, end) line ranges of each `def NAME` (NAME: racy.function's
+    last dotted part) in a Python file: to the last line before the next
+    non-blank line indented no deeper than the `def`."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return []
+    name = e["racy"]["function"].split(".")[-1]
+    head = re.compile(r"^(\s*)(?:async\s+)?def\s+%s\s*\(" % re.escape(name))
+    out = []
+    for i, text in enumerate(lines):
+        m = head.match(text)
+        if not m:
+            continue
+        indent, end = len(m.group(1)), i + 1
+        for j in range(i + 1, len(lines)):
+            t = lines[j]
+            if t.strip() and not t.lstrip().startswith("#") and \
+                    len(t) - len(t.lstrip()) <= indent and not t.lstrip().startswith(")"):
+                break
+            if t.strip():
+                end = j + 1
+        out.append((i + 1, end))
+    return out
+
+
+def run_python_entry(e, args):
+    """A Python entry: its files at the parent and the fix, the front end on
+    them together."""
+    rec = {"id": e["id"], "kind": e["kind"], "repo": e["repo"],
+           "files": e["files"], "racy": e["racy"]}
+    gitdir = os.path.join(args.mirrors, e["repo"].replace("/", "+"), "repo")
+    racy = e["racy"]
+    env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "checker", "python"))
+    for side, commit in (("before", e["parent"]), ("after", e["fix"])):
+        root = os.path.join(args.work, "py", e["id"], side)
+        for rel in e["files"]:
+            show = sh(["git", "--git-dir=" + gitdir, "show", "%s:%s" % (commit, rel)])
+            if show.returncode != 0:
+                rec["error"] = "git show %s:%s failed" % (commit[:12], rel)
+                return rec
+            write(os.path.join(root, rel), show.stdout.decode("utf-8", "replace"))
+        run = sh([sys.executable, "-m", "cars_python", "--quiet"] + e["files"],
+                 cwd=root, env=env, timeout=args.timeout)
+        out = run.stdout.decode("utf-8", "replace")
+        warnings = []
+        for line in out.splitlines():
+            m = re.match(r"^(.*?):(\d+):(\d+): warning: (.*)$", line)
+            if m:
+                warnings.append({"file": os.path.relpath(os.path.join(root, m.group(1)), root),
+                                 "line": int(m.group(2)), "col": int(m.group(3)),
+                                 "message": m.group(4)})
+        ranges = python_ranges(os.path.join(root, racy["file"]), e)
+        inside = [r for r in ranges if r[0] <= racy["line"] <= r[1]] if side == "before" else ranges
+        if inside:
+            lo, hi = min(inside, key=lambda r: abs(r[0] - racy["line"]))
+            how = "function"
+        else:
+            lo, hi, how = max(1, racy["line"] - args.window), racy["line"] + args.window, "window"
+        rec[side] = {"warnings": warnings, "range": [lo, hi], "range_kind": how,
+                     "crash": "Traceback" in run.stderr.decode("utf-8", "replace"),
+                     "errors": 0, "timeout": False,
+                     "in_function": [w for w in warnings if w["file"] == racy["file"]
+                                     and lo <= w["line"] <= hi]}
+    b, a = rec["before"], rec["after"]
+    rec["parse_clean"] = not b["crash"]
+    rec["after_parse_clean"] = not a["crash"]
+    rec["before_at_line"] = any(w["line"] == racy["line"] for w in b["in_function"])
+    rec["before_in_function"] = bool(b["in_function"])
+    rec["after_silent"] = not a["in_function"]
+    return rec
+
+
 def load_fixes(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -392,8 +478,9 @@ def load_fixes(path):
     if not isinstance(entries, list):
         raise Usage("%s: no 'entries' list" % path)
     for e in entries:
-        miss = [k for k in ("id", "repo", "fix", "parent", "kind", "racy",
-                            "tu") if k not in e]
+        need = ("id", "repo", "fix", "parent", "kind", "racy") + (
+            ("files",) if is_python(e) else ("tu",))
+        miss = [k for k in need if k not in e]
         if miss:
             raise Usage("%s: entry %s lacks %s" % (path, e.get("id", "?"),
                                                     ", ".join(miss)))
@@ -438,10 +525,11 @@ def main(argv=None):
                         args.mirrors, repo.replace("/", "+"), "repo")):
                     raise Usage("no mirror of %s under %s" % (repo,
                                                               args.mirrors))
-        if not (os.path.isfile(args.clang_tidy) or
-                shutil.which(args.clang_tidy)):
+        cpp = any(not is_python(e) for e in entries)
+        if cpp and not (os.path.isfile(args.clang_tidy) or
+                        shutil.which(args.clang_tidy)):
             raise Usage("clang-tidy not found: " + args.clang_tidy)
-        if not os.path.isfile(args.plugin):
+        if cpp and not os.path.isfile(args.plugin):
             raise Usage("plugin not found: " + args.plugin)
         if shutil.which("git") is None or shutil.which("tar") is None:
             raise Usage("git and tar are needed")
@@ -458,11 +546,14 @@ def main(argv=None):
     temp = args.work is None
     args.work = os.path.abspath(args.work or tempfile.mkdtemp(
         prefix="cars-recall-"))
-    args.minmax = REAL_CODE.nvcc_host_minmax_header()
-    args.omp = REAL_CODE.omp_include_dir(args.clang_tidy)
+    if cpp:
+        args.minmax = REAL_CODE.nvcc_host_minmax_header()
+        args.omp = REAL_CODE.omp_include_dir(args.clang_tidy)
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
-            results = list(ex.map(lambda e: run_entry(e, args), entries))
+            results = list(ex.map(lambda e: run_python_entry(e, args)
+                                  if is_python(e) else run_entry(e, args),
+                                  entries))
     finally:
         if temp:
             shutil.rmtree(args.work, ignore_errors=True)

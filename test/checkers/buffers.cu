@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <utility>
+#include <vector>
 
 void consume(const float *, int);
 void consumeValue(float);
@@ -214,4 +215,88 @@ float uniquePtrOwnedPinnedThenSync(const float *d, cudaStream_t s) {
   cudaMemcpyAsync(h.get(), d, 64, cudaMemcpyDeviceToHost, s);
   cudaStreamSynchronize(s);
   return h[0];
+}
+
+//===--- Pinned buffers held in a std::vector -------------------------------===//
+
+// `bufs[p]` of a std::vector<float *> is element p, as of an array: the
+// buffers allocated into the elements are pinned, each element its own.
+void vectorOfPinnedBuffers(const float *d, int parts, cudaStream_t s0,
+                           cudaStream_t s1) {
+  std::vector<float *> bufs(2);
+  for (int p = 0; p < 2; ++p)
+    cudaMallocHost(&bufs[p], 64);
+  cudaMemcpyAsync(bufs[1], d, 64, cudaMemcpyDeviceToHost, s1);
+  cudaMemcpyAsync(bufs[0], d, 64, cudaMemcpyDeviceToHost, s0);
+  cudaStreamSynchronize(s0);
+  consumeValue(bufs[0][0]);
+  consumeValue(bufs[1][0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'bufs[1]' is read before the asynchronous
+  cudaStreamSynchronize(s1);
+  consumeValue(bufs[1][0]);
+}
+
+// A range-for's variable over the vector is one of its elements: only the
+// first stream was synchronized.
+void vectorRangeForAfterOneSync(const float *d, cudaStream_t s0,
+                                cudaStream_t s1) {
+  std::vector<float *> bufs(2);
+  cudaStream_t streams[2] = {s0, s1};
+  for (int p = 0; p < 2; ++p)
+    cudaMallocHost(&bufs[p], 64);
+  for (int p = 0; p < 2; ++p)
+    cudaMemcpyAsync(bufs[p], d, 64, cudaMemcpyDeviceToHost, streams[p]);
+  cudaStreamSynchronize(streams[0]);
+  for (float *b : bufs)
+    consumeValue(b[0]);
+  // CHECK: :[[@LINE-1]]:18: warning: 'b' is read before the asynchronous
+  for (int p = 0; p < 2; ++p)
+    cudaStreamSynchronize(streams[p]);
+  for (float *b : bufs)
+    consumeValue(b[0]);
+}
+
+// A vector of pageable buffers is not copied into asynchronously.
+void vectorOfPageableBuffers(const float *d, cudaStream_t s) {
+  std::vector<float *> bufs(2);
+  for (int p = 0; p < 2; ++p)
+    bufs[p] = static_cast<float *>(std::malloc(64));
+  cudaMemcpyAsync(bufs[1], d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(bufs[1][0]);
+  cudaStreamSynchronize(s);
+}
+
+//===--- References to an element of a buffer -------------------------------===//
+
+// `float &first = h[0]` names the buffer's first element, bound before or
+// after the copy.
+void referenceToAnElement(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  float &first = h[0];
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(first);
+  // CHECK: :[[@LINE-1]]:16: warning: 'first' is read before the asynchronous
+  float &last = h[15];
+  consumeValue(last);
+  // CHECK: :[[@LINE-1]]:16: warning: 'last' is read before the asynchronous
+  cudaStreamSynchronize(s);
+  consumeValue(first);
+}
+
+// A reference to a pageable local's element stays pageable; a copy of the
+// element is a value, read where it is made.
+void referenceToAPageableElement(const float *d, cudaStream_t s) {
+  float local[16];
+  float &first = local[0];
+  cudaMemcpyAsync(local, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(first);
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  float copy = h[0];
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(copy);
+  cudaStreamSynchronize(s);
 }

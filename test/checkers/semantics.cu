@@ -184,6 +184,36 @@ void nonBlockingStreamThenSyncLegacy(float *h, const float *d) {
   // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's', which was created non-blocking
 }
 
+// The same stream made by a factory of the unit (StreamOrigins::returnedBy):
+// its flags go with the stream it returns.
+static cudaStream_t makeNonBlockingStream() {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  return s;
+}
+static cudaStream_t makeDefaultFlagsStream() {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  return s;
+}
+
+void factoryNonBlockingThenSyncLegacy(float *h, const float *d) {
+  cudaStream_t s = makeNonBlockingStream();
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-4]]:3: note: synchronizing the legacy default stream does not wait for stream 's', which was created non-blocking
+}
+
+void factoryBlockingThenSyncLegacy(float *h, const float *d) {
+  cudaStream_t s = makeDefaultFlagsStream();
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+}
+
 void nonBlockingStreamThenSyncItself(float *h, const float *d) {
   cudaStream_t s;
   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);

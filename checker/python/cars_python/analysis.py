@@ -380,6 +380,9 @@ class Function(HelperCalls, Producers, Syncs, Containers, OpaqueCalls, ObjectFie
         path = model.dotted(node)
         if path is not None and path in st.names:
             return st.names[path]
+        root = self.attribute_view(path)
+        if root is not None and root in st.names:
+            return st.names[root]  # self.buf_np, bound to self.buf.numpy() in __init__
         if isinstance(node, ast.Name):
             return EMPTY
         if isinstance(node, ast.Attribute):
@@ -607,6 +610,8 @@ class Function(HelperCalls, Producers, Syncs, Containers, OpaqueCalls, ObjectFie
         c = Copy(node, None, st.current(), model.dotted(src), self.m.path)
         if how != "result":
             c.name = model.dotted(what) or self.m.text(what)
+        if how == "into" and isinstance(what, ast.Subscript) and model.dotted(what.value):
+            c.region = (model.dotted(what.value), model.slice_region(what))
         self.m.copies[c.id] = c
         conds = frozenset(st.conds.items())
         nb_path = model.dotted(nb) if nb is not None and not isinstance(nb, ast.Constant) else None
@@ -618,10 +623,11 @@ class Function(HelperCalls, Producers, Syncs, Containers, OpaqueCalls, ObjectFie
         st.misses.pop(c.id, None)
         if how == "result":
             return frozenset([c.id])
-        path = model.dotted(what)
-        if path is not None and (isinstance(what, ast.Name) or path.startswith("self.") or how == "inplace"):
-            # pinned.copy_(...); net.encoder.to(...) alone. Copies into it
-            # still in flight stay: one on another stream may land later.
+        # pinned.copy_(...), pinned[:n].copy_(...), param.x_cpu.copy_(...);
+        # net.encoder.to(...) alone. Copies into it still in flight stay:
+        # one on another stream may land later.
+        path = model.written_root(what) if how == "into" else model.dotted(what)
+        if path is not None:
             earlier = frozenset(x for x in st.names.get(path, EMPTY) if x in st.live) \
                 if how == "into" else EMPTY
             st.names[path] = earlier | {c.id}
@@ -633,7 +639,7 @@ class Function(HelperCalls, Producers, Syncs, Containers, OpaqueCalls, ObjectFie
     def access(self, v, node, st, how):
         if not v:
             return
-        hit = [c for c in v if c in st.live]
+        hit = [c for c in v if c in st.live and not self.apart(c, node)]
         if not hit:
             return
         for cid in sorted(hit, key=lambda c: (self.m.copies[c].line, self.m.copies[c].col)
@@ -642,6 +648,26 @@ class Function(HelperCalls, Producers, Syncs, Containers, OpaqueCalls, ObjectFie
             break
         for c in hit:
             st.live.pop(c, None)
+
+    def attribute_view(self, path):
+        """For `self.x` that this function does not bind and that the
+        class's methods bind once to a view of another attribute
+        (`self.x_np = self.x_cpu.numpy()`, `self.head = self.buf[:4]`): that
+        attribute, whose copies `self.x` reads. None otherwise."""
+        if path is None or not path.startswith("self.") or path in self.facts.values:
+            return None
+        v, known = self.facts.value(path)
+        root = model.written_root(v, also=("numpy",)) if known and v is not None else None
+        return root if root is not None and root != path and root.startswith("self.") else None
+
+    def apart(self, cid, node):
+        """The access `node` (a subscript) names a part of the copy's
+        destination that the copy into a subscript of it does not write
+        (`t[:, :k].copy_(g, non_blocking=True)`, then `t[:, k:] = ...`)."""
+        c = self.m.copies.get(cid)
+        return (c is not None and c.region is not None and isinstance(node, ast.Subscript)
+                and model.dotted(node.value) == c.region[0]
+                and model.regions_disjoint(c.region[1], model.slice_region(node)))
 
     def report_at(self, node, cid, st, how, extra_note=None):
         st.live.pop(cid, None)

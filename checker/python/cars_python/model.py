@@ -44,6 +44,12 @@ META_METHODS = {"size", "dim", "numel", "nelement", "stride", "is_pinned", "elem
                 "is_contiguous", "data_ptr", "storage_offset", "get_device", "ndimension",
                 "is_floating_point", "is_complex", "untyped_storage", "is_shared",
                 "record_stream"}
+# Methods that always return a view of their tensor, never a copy (PyTorch's
+# "Tensor Views" page; reshape, flatten and contiguous may copy, and are not
+# here): the view's memory is the tensor's, pinned where it is pinned.
+ALWAYS_VIEWS = {"view", "view_as", "narrow", "select", "t", "transpose", "permute", "squeeze",
+                "unsqueeze", "expand", "expand_as", "unflatten", "detach", "as_strided",
+                "unfold", "movedim", "swapaxes", "swapdims", "diagonal"}
 # Methods that return a view (an alias) of the tensor's memory.
 VIEW_METHODS = {"view", "view_as", "reshape", "reshape_as", "narrow", "select", "t", "transpose",
                 "permute", "squeeze", "unsqueeze", "expand", "expand_as", "flatten",
@@ -106,6 +112,78 @@ def host_name(path):
     gpu_from_cpu, ghost_cells are not)."""
     words = set(re.split(r"[._]+", (path or "").lower()))
     return bool(words & HOST_TOKENS - {"h"}) and not words & NOT_HOST_TOKENS
+
+
+def written_root(node, also=()):
+    """The dotted name of the tensor whose memory a write into `node` lands
+    in: `buf` of `buf[:n]`, `buf[i]`, `buf[:n].view_as(g)`,
+    `self.buf.narrow(0, 0, n)` (basic indexing and ALWAYS_VIEWS return
+    views; `also`: more such methods, `numpy` of a CPU tensor), or None.
+    Not through a subscript by a list or a call's result (advanced indexing
+    copies) or a method that may copy (reshape)."""
+    while True:
+        if isinstance(node, ast.Subscript):
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if not all(isinstance(p, (ast.Slice, ast.Constant, ast.Name, ast.Attribute,
+                                      ast.BinOp, ast.UnaryOp)) for p in parts):
+                return None
+            node = node.value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and (node.func.attr in ALWAYS_VIEWS or node.func.attr in also)):
+            node = node.func.value
+        else:
+            return dotted(node)
+
+
+def slice_region(node):
+    """The part of its tensor a subscript by basic indexing names, per
+    dimension from the first: ('range', lo, hi), each bound the source text
+    of its expression ('' where open), or ('index', text); None where a
+    dimension is anything else (a step, Ellipsis, None, a list)."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    out = []
+    for p in parts:
+        if isinstance(p, ast.Slice) and p.step is None:
+            out.append(("range", ast.unparse(p.lower) if p.lower else "",
+                        ast.unparse(p.upper) if p.upper else ""))
+        elif (isinstance(p, (ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp))
+              or (isinstance(p, ast.Constant) and type(p.value) is int)):
+            out.append(("index", ast.unparse(p)))
+        else:
+            return None
+    return tuple(out)
+
+
+def _index(text):
+    try:
+        v = int(text)
+    except ValueError:
+        return None
+    return v if v >= 0 else None
+
+
+def regions_disjoint(a, b):
+    """Whether two regions of one tensor (slice_region) share no element:
+    in some dimension both name, constant indices or ranges are apart, or
+    one range ends where the other begins by the same bound (`[:, :k]` and
+    `[:, k:k + m]`; a bound is compared as written, as a value the two
+    statements share). False where either is None."""
+    if a is None or b is None:
+        return False
+    for x, y in zip(a, b):
+        if x[0] == "range" and y[0] == "range":
+            if (x[2] and x[2] == y[1]) or (y[2] and y[2] == x[1]):
+                return True
+        lo1, hi1 = ((_index(x[1]), _index(x[1]) + 1 if _index(x[1]) is not None else None)
+                    if x[0] == "index" else (_index(x[1] or "0"), _index(x[2]) if x[2] else None))
+        lo2, hi2 = ((_index(y[1]), _index(y[1]) + 1 if _index(y[1]) is not None else None)
+                    if y[0] == "index" else (_index(y[1] or "0"), _index(y[2]) if y[2] else None))
+        if (hi1 is not None and lo2 is not None and hi1 <= lo2) or (
+                hi2 is not None and lo1 is not None and hi2 <= lo1):
+            return True
+    return False
 
 
 def dotted(node):
@@ -306,6 +384,8 @@ def tensor_kind(node, facts):
         return "pageable"
     if isinstance(node.func, ast.Attribute):
         attr = node.func.attr
+        if attr in ALWAYS_VIEWS:
+            return tensor_kind(node.func.value, facts)  # buf[:n].view_as(g)
         if attr == "cuda":
             return "gpu"
         if attr == "pin_memory":

@@ -34,9 +34,10 @@ EMPTY = frozenset()
 
 class Copy:
     """An asynchronous device-to-host copy: its call, the destination's
-    name, the stream it was issued on, the copied tensor's name, and the
-    file of the module it is in (None outside a project)."""
-    __slots__ = ("id", "node", "name", "stream", "line", "col", "source", "file")
+    name, the stream it was issued on, the copied tensor's name, the file
+    of the module it is in (None outside a project), and the part of the
+    destination it writes where a subscript says it (region)."""
+    __slots__ = ("id", "node", "name", "stream", "line", "col", "source", "file", "region")
 
     def __init__(self, node, name, stream, source=None, file=None):
         self.id = id(node)
@@ -44,6 +45,8 @@ class Copy:
         self.line, self.col = node.lineno, node.col_offset + 1
         self.source = source  # the dotted name of the copied tensor, if it has one
         self.file = file
+        # Into a subscript of a named tensor: (its name, model.slice_region).
+        self.region = None
 
 
 class Finding:

@@ -300,3 +300,32 @@ def init_event_not_waited(t):
     m = ReadyMirror(t)
     return m.data.sum()
     # CHECK: objects.py:[[@LINE-1]]:12: warning: 'm.data' is read before
+
+
+# An attribute the class binds once to a view of another (`numpy()` of a
+# pinned tensor shares its memory, as a slice does): reading it reads the
+# copies into the other (vLLM's num_accepted_tokens_cpu and its numpy view,
+# PR #36013's race).
+class AcceptedTokens:
+    def __init__(self, n):
+        self.accepted_cpu = torch.zeros(n, dtype=torch.int64, pin_memory=True)
+        self.accepted_np = self.accepted_cpu.numpy()
+        self.first_two = self.accepted_cpu[:2]
+
+    def update(self, accepted):
+        self.accepted_cpu[: accepted.shape[0]].copy_(accepted, non_blocking=True)
+
+    def racy(self, accepted):
+        self.update(accepted)
+        return self.accepted_np[:4].sum()
+        # CHECK: objects.py:[[@LINE-1]]:16: warning: {{.*}} is read before
+
+    def racy_slice(self, accepted):
+        self.accepted_cpu.copy_(accepted, non_blocking=True)
+        return self.first_two.sum()
+        # CHECK: objects.py:[[@LINE-1]]:16: warning: {{.*}} is read before
+
+    def synced(self, accepted):
+        self.update(accepted)
+        torch.cuda.synchronize()
+        return self.accepted_np[:4].sum()
