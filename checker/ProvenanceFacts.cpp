@@ -338,6 +338,63 @@ void FunctionFacts::buildAliasesAndProvenance() {
       Aliases.mark(LhsKey, declProvenance(Root));
     }
   }
+  // Aggregate initialisation: `Buf a{h};` makes a.p an alias of h, and
+  // `float *slots[2] = {h, h + 512};` the elements aliases of h where every
+  // element points into the one buffer (two buffers in one array would
+  // become one class).
+  for (const Assignment &A : Assigns) {
+    const auto *L = A.Lhs || !A.Var
+                        ? nullptr
+                        : dyn_cast<InitListExpr>(A.Rhs->IgnoreImplicit());
+    if (L && !L->isSemanticForm())
+      L = L->getSemanticForm();
+    if (!L || A.Var->getType()->isReferenceType())
+      continue;
+    QualType T = A.Var->getType();
+    if (const auto *AT = dyn_cast<ConstantArrayType>(T->getAsArrayTypeUnsafe())) {
+      if (!AT->getElementType()->isPointerType())
+        continue;
+      std::optional<std::string> Class;
+      const Expr *First = nullptr;
+      for (const Expr *Init : L->inits()) {
+        const Expr *Root = bufferRoot(Init);
+        std::string Key = Root ? Aliases.classKey(AccessPath::of(Root)) : "";
+        if (!Root || (Class && *Class != Key)) {
+          First = nullptr;
+          break;
+        }
+        Class = Key;
+        First = First ? First : Root;
+      }
+      if (First) {
+        Aliases.unite(AccessPath::ofVar(A.Var).withAnyIndex(),
+                      AccessPath::of(First));
+        Aliases.mark(AccessPath::ofVar(A.Var).withAnyIndex(),
+                     declProvenance(First));
+      }
+      continue;
+    }
+    // An aggregate's initializers are its fields' in order (C++
+    // [dcl.init.aggr]; bases first, so none here).
+    const RecordDecl *RD = T->getAsRecordDecl();
+    const auto *CRD = dyn_cast_or_null<CXXRecordDecl>(RD);
+    if (!RD || RD->isUnion() || !RD->isCompleteDefinition() ||
+        (CRD && (!CRD->isAggregate() || CRD->getNumBases() != 0)))
+      continue;
+    unsigned I = 0;
+    for (const FieldDecl *FD : RD->fields()) {
+      if (I >= L->getNumInits())
+        break;
+      const Expr *Init = L->getInit(I++);
+      if (!FD->getType()->isPointerType())
+        continue;
+      if (const Expr *Root = bufferRoot(Init)) {
+        AccessPath Field = AccessPath::ofVar(A.Var).withMember(FD, false);
+        Aliases.unite(Field, AccessPath::of(Root));
+        Aliases.mark(Field, declProvenance(Root));
+      }
+    }
+  }
   // `for (float *b : bufs)` over an array or std::vector of buffers: b is
   // one of the elements.
   for (const CXXForRangeStmt *R : RangeLoops) {

@@ -300,3 +300,47 @@ void referenceToAPageableElement(const float *d, cudaStream_t s) {
   consumeValue(copy);
   cudaStreamSynchronize(s);
 }
+
+//===--- Pointers stored by aggregate initialisation ------------------------===//
+
+struct Staging {
+  float *host;
+  float *other;
+};
+
+// `Staging st{h, g}` makes st.host an alias of h, st.other one of g.
+void aggregateFields(const float *d, cudaStream_t s) {
+  float *h, *g;
+  cudaMallocHost(&h, 64);
+  cudaMallocHost(&g, 64);
+  Staging st{h, g};
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(st.other[0]);
+  consumeValue(st.host[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'st.host' is read before the asynchronous
+  cudaStreamSynchronize(s);
+}
+
+// The elements of `float *slots[2] = {h, h + 512}` point into h; an array
+// of two buffers keeps them apart (one class would make a copy into the
+// first race with a read of the second).
+void arrayInitializerIntoOneBuffer(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 4096);
+  float *slots[2] = {h, h + 512};
+  cudaMemcpyAsync(slots[1], d, 256, cudaMemcpyDeviceToHost, s);
+  consumeValue(h[512]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before the asynchronous
+  cudaStreamSynchronize(s);
+}
+
+void arrayInitializerOfTwoBuffers(const float *d, cudaStream_t s) {
+  float *a, *b;
+  cudaMallocHost(&a, 64);
+  cudaMallocHost(&b, 64);
+  float *slots[2] = {a, b};
+  cudaMemcpyAsync(a, d, 64, cudaMemcpyDeviceToHost, s);
+  consumeValue(b[0]);
+  cudaStreamSynchronize(s);
+  consumeValue(slots[0][0]);
+}
