@@ -88,7 +88,9 @@ std::string stableRoot(const FunctionFacts &F, const Expr *Root) {
   if (V->getType()->isConstantArrayType())
     return Key;
   if (!V->getType()->isPointerType() || !V->hasLocalStorage() ||
-      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()) != F.FD || F.CapturedByRef.count(V))
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()) !=
+          F.FD ||
+      F.CapturedByRef.count(V))
     return "";
   for (const DeclRefExpr *Ref : F.refsOf(V)) {
     const Stmt *P = F.PM.getParentIgnoreParens(Ref);
@@ -135,9 +137,12 @@ std::optional<ByteRange> copyRegion(const FunctionFacts &F, const CallExpr *C,
       X = Step->first;
     } else if (const auto *U = dyn_cast<UnaryOperator>(X);
                U && U->getOpcode() == UO_AddrOf) {
-      const auto *A = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
-      std::optional<long long> K = A ? F.constantArg(A->getIdx()) : std::nullopt;
-      std::optional<long long> Size = A ? sizeOf(F, A->getType()) : std::nullopt;
+      const auto *A =
+          dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
+      std::optional<long long> K =
+          A ? F.constantArg(A->getIdx()) : std::nullopt;
+      std::optional<long long> Size =
+          A ? sizeOf(F, A->getType()) : std::nullopt;
       std::optional<long long> Sum =
           K && Size ? advance(Offset, *K, *Size, false) : std::nullopt;
       if (!Sum)

@@ -1,4 +1,4 @@
-//===--- ByteRegions.h - Which bytes of a buffer a copy or access names -*- C++ -*-===//
+//===--- ByteRegions.h - The bytes a copy or an access names ---*- C++ -*-===//
 //
 // One concern: the part of a host buffer that a device-to-host copy writes
 // or a host access touches, where constant offsets say it (slices of one
@@ -60,8 +60,9 @@ std::optional<ByteRange> copyRegion(const FunctionFacts &F, const CallExpr *C,
 /// The bytes a host access through Node (an occurrence of a buffer's root,
 /// as Effects finds it) touches: `arena[3]` of a `float *` is [12, 16),
 /// `*(arena + 2)` is [8, 12), `hdr->count` the member's bytes; a member
-/// of an element lies within the element. nullopt for any other use (passed to a function, stored, read
-/// with a non-constant index), or where the root is not stable.
+/// of an element lies within the element. nullopt for any other use
+/// (passed to a function, stored, read with a non-constant index), or
+/// where the root is not stable.
 std::optional<ByteRange> accessRegion(const FunctionFacts &F,
                                       const Expr *Node);
 

@@ -140,7 +140,8 @@ ApiEntry fixedBlocking(llvm::StringRef Name, int Kind) {
 /// cudaStream_t (both are `struct CUstream_st *`).
 void appendDriverApi(std::vector<ApiEntry> &Out) {
   std::vector<ApiEntry> T;
-  T.push_back(counted(fixedCopy("cuMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3), 2));
+  T.push_back(
+      counted(fixedCopy("cuMemcpyDtoHAsync", 0, 1, MemcpyDeviceToHost, 3), 2));
   // cuMemcpyAsync: unified addressing infers the direction from the
   // pointers, as cudaMemcpyDefault does.
   T.push_back(counted(fixedCopy("cuMemcpyAsync", 0, 1, MemcpyDefault, 3), 2));
@@ -405,7 +406,8 @@ std::vector<ApiEntry> buildTable() {
   T.push_back(copy("cudaMemcpy2DAsync", 0, 2, 6, 7));
   T.push_back(counted(copy("cudaMemcpyFromSymbolAsync", 0, 1, 4, 5), 2));
   T.push_back(copy("cudaMemcpy2DFromArrayAsync", 0, 2, 7, 8));
-  T.push_back(counted(copy("cudaMemcpyFromArrayAsync", 0, 1, 5, 6), 4)); // deprecated
+  // deprecated
+  T.push_back(counted(copy("cudaMemcpyFromArrayAsync", 0, 1, 5, 6), 4));
   {
     // cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t stream):
     // the destination is p->dstPtr.ptr and the kind p->kind.

@@ -351,7 +351,8 @@ void FunctionFacts::buildAliasesAndProvenance() {
     if (!L || A.Var->getType()->isReferenceType())
       continue;
     QualType T = A.Var->getType();
-    if (const auto *AT = dyn_cast<ConstantArrayType>(T->getAsArrayTypeUnsafe())) {
+    if (const auto *AT =
+            dyn_cast_or_null<ConstantArrayType>(T->getAsArrayTypeUnsafe())) {
       if (!AT->getElementType()->isPointerType())
         continue;
       std::optional<std::string> Class;

@@ -62,8 +62,9 @@ bool isNullHandle(const Expr *E, const ASTContext &Ctx) {
 /// `make()` of a function with a visible body whose every return returns
 /// one local it created a stream into, and that it gives no other value
 /// (`cudaStream_t s; cudaStreamCreate(&s); return s;`): that creation.
-std::optional<StreamOrigin> factoryOrigin(ASTContext &Ctx, const ApiModel &Model,
-                                        const Expr *V) {
+std::optional<StreamOrigin> factoryOrigin(ASTContext &Ctx,
+                                          const ApiModel &Model,
+                                          const Expr *V) {
   const auto *C = dyn_cast_or_null<CallExpr>(V ? V->IgnoreParenImpCasts()
                                                : nullptr);
   const FunctionDecl *Def = nullptr;
