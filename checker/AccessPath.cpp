@@ -115,9 +115,7 @@ AccessPath AccessPath::of(const Expr *E) {
                       std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) +
                           of(U->getSubExpr()).Key);
   // `v[i]` of a std::vector (array, deque, span): element i, as `a[i]` is.
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-      isStdSequence(Op->getArg(0)->getType())) {
+  if (const CXXOperatorCallExpr *Op = sequenceElement(E)) {
     AccessPath P = of(Op->getArg(0));
     P.append({PathStep::Index, nullptr, Op->getArg(1)});
     return P;

@@ -212,6 +212,9 @@ private:
   /// `b.to(kCPU, true)` whose result no variable holds: read by whatever
   /// consumes it, with the alias class of its temporary key.
   std::vector<std::pair<const Expr *, std::string>> TemporaryCopies;
+  /// Alias classes some copy into which writes known bytes (CopySite::Bytes):
+  /// only their accesses ask for their own bytes (accessRegion).
+  std::set<std::string> RegionClasses;
   /// Device-to-host copies issued on a capturing stream, not run there.
   struct CapturedCopy {
     const CallExpr *Call;

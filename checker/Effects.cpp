@@ -127,7 +127,8 @@ void EffectBuilder::addAccess(const Expr *Node, const std::string &Class) {
   Ev.Loc = A->Loc;
   Ev.Name = Node;
   Ev.Element = AccessPath::of(Node).constantLastIndex();
-  Ev.Bytes = accessRegion(F, Node);
+  if (RegionClasses.count(Class))
+    Ev.Bytes = accessRegion(F, Node);
   Ev.Callee = A->Callee;
   Out.List.push_back(std::move(Ev));
 }
@@ -659,12 +660,15 @@ void EffectBuilder::decideInferredDirections() {
 }
 
 void EffectBuilder::collectAccessEffects() {
-  for (const auto &[C, Class] : TemporaryCopies)
-    addAccess(C, Class);
   std::set<std::string> Tracked;
   for (const CopySite *S : Out.Copies)
-    if (!S->Buffer.empty())
+    if (!S->Buffer.empty()) {
       Tracked.insert(S->Buffer);
+      if (S->Bytes)
+        RegionClasses.insert(S->Buffer);
+    }
+  for (const auto &[C, Class] : TemporaryCopies)
+    addAccess(C, Class);
   if (Tracked.empty())
     return;
   for (const Expr *E : F.Candidates) {

@@ -260,6 +260,14 @@ bool isStdSequence(QualType T) {
          Name == "span";
 }
 
+const CXXOperatorCallExpr *sequenceElement(const Expr *E) {
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+  return Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+                 isStdSequence(Op->getArg(0)->getType())
+             ? Op
+             : nullptr;
+}
+
 bool isStdContainer(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *RD = T->getAsCXXRecordDecl();
@@ -471,10 +479,7 @@ const Expr *bufferRoot(const Expr *E) {
       return E;
     if (isa<ArraySubscriptExpr>(E) && E->getType()->isPointerType())
       return E; // bufs[i]
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-        E->getType()->isPointerType() &&
-        isStdSequence(Op->getArg(0)->getType()))
+    if (sequenceElement(E) && E->getType()->isPointerType())
       return E; // bufs[i] of a std::vector<float *>
     return nullptr;
   }

@@ -98,6 +98,8 @@ bool isStdContainer(QualType T);
 /// allocator: `v[i]` is element i, as `a[i]` of an array is ([sequence.reqmts],
 /// operator[]: `*(a.begin() + n)`).
 bool isStdSequence(QualType T);
+/// `v[i]` of such a container (isStdSequence), or null: the element call.
+const CXXOperatorCallExpr *sequenceElement(const Expr *E);
 
 /// Containers and views of device memory (rmm::device_uvector,
 /// rmm::device_buffer, rmm::device_scalar, thrust::device_vector; by the

@@ -169,9 +169,7 @@ public:
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     // `bufs[i]` of a std::vector<float *>: an element, as of an array.
-    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-        Op->getType()->isPointerType() &&
-        isStdSequence(Op->getArg(0)->getType()))
+    if (sequenceElement(Op) && Op->getType()->isPointerType())
       I.Candidates.push_back(Op);
     // Class-type assignment, e.g. `p.dstPtr = make_cudaPitchedPtr(...)`;
     // `b = c` of a tensor handle gives b a new value.

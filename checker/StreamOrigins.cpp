@@ -341,7 +341,16 @@ static const FieldDecl *wrappedHandle(QualType T) {
 }
 
 StreamOrigin StreamOrigins::returnedBy(const Expr *Call) {
-  return factoryOrigin(Ctx, Model, Call).value_or(StreamOrigin::Unknown);
+  const auto *C =
+      dyn_cast_or_null<CallExpr>(Call ? Call->IgnoreParenImpCasts() : nullptr);
+  const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  if (!Callee)
+    return StreamOrigin::Unknown;
+  auto [It, New] = Returned.try_emplace(Callee, StreamOrigin::Unknown);
+  if (New)
+    It->second =
+        factoryOrigin(Ctx, Model, C).value_or(StreamOrigin::Unknown);
+  return It->second;
 }
 
 StreamOrigin StreamOrigins::originOf(const ValueDecl *D) {

@@ -61,6 +61,8 @@ private:
   /// Per member or global written in the unit: the creations' origin so
   /// far, or Unknown once another write was seen.
   llvm::DenseMap<const ValueDecl *, StreamOrigin> Origins;
+  /// returnedBy's answers per callee: asked at every assignment of a call.
+  llvm::DenseMap<const FunctionDecl *, StreamOrigin> Returned;
 };
 
 } // namespace clang::tidy::cuda

@@ -315,9 +315,11 @@ def function_ranges(path, e):
     return sorted(set(out))
 
 
-def pick_range(path, e, contain, window):
+def pick_range(path, e, contain, window, find=None):
+    """The racy function's range in the file at path (find: how to find
+    the definitions, function_ranges by default), or a window of lines."""
     line = e["racy"]["line"]
-    ranges = function_ranges(path, e)
+    ranges = (find or function_ranges)(path, e)
     inside = [r for r in ranges if r[0] <= line <= r[1]]
     if inside:
         return min(inside, key=lambda r: r[1] - r[0]), "function"
@@ -336,6 +338,17 @@ SYSTEM_HEADERS = {"/usr/include/eigen3": "libeigen3-dev",
 
 def missing_folders(folders):
     return sorted(d for d in folders if not os.path.isdir(d))
+
+
+def verdicts(rec):
+    """An entry's verdicts from its before and after runs (each with its
+    warnings in the racy function, and errors, timeout and crash)."""
+    b, a, line = rec["before"], rec["after"], rec["racy"]["line"]
+    rec["parse_clean"] = not (b["errors"] or b["timeout"] or b["crash"])
+    rec["after_parse_clean"] = not (a["errors"] or a["timeout"] or a["crash"])
+    rec["before_at_line"] = any(w["line"] == line for w in b["in_function"])
+    rec["before_in_function"] = bool(b["in_function"])
+    rec["after_silent"] = not a["in_function"]
 
 
 def run_entry(e, args):
@@ -374,13 +387,7 @@ def run_entry(e, args):
                               if w["file"] == racy["file"]
                               and lo <= w["line"] <= hi]
         rec[side] = res
-    b, a = rec["before"], rec["after"]
-    rec["parse_clean"] = not (b["errors"] or b["timeout"] or b["crash"])
-    rec["after_parse_clean"] = not (a["errors"] or a["timeout"] or a["crash"])
-    rec["before_at_line"] = any(w["line"] == racy["line"]
-                                for w in b["in_function"])
-    rec["before_in_function"] = bool(b["in_function"])
-    rec["after_silent"] = not a["in_function"]
+    verdicts(rec)
     rec["command"] = [os.path.relpath(c, trees["before"])
                       if c.startswith(trees["before"]) else c
                       for c in command(e, trees["before"], deps, args, gen)]
@@ -445,24 +452,14 @@ def run_python_entry(e, args):
                 warnings.append({"file": os.path.relpath(os.path.join(root, m.group(1)), root),
                                  "line": int(m.group(2)), "col": int(m.group(3)),
                                  "message": m.group(4)})
-        ranges = python_ranges(os.path.join(root, racy["file"]), e)
-        inside = [r for r in ranges if r[0] <= racy["line"] <= r[1]] if side == "before" else ranges
-        if inside:
-            lo, hi = min(inside, key=lambda r: abs(r[0] - racy["line"]))
-            how = "function"
-        else:
-            lo, hi, how = max(1, racy["line"] - args.window), racy["line"] + args.window, "window"
+        (lo, hi), how = pick_range(os.path.join(root, racy["file"]), e,
+                                   side == "before", args.window, python_ranges)
         rec[side] = {"warnings": warnings, "range": [lo, hi], "range_kind": how,
                      "crash": "Traceback" in run.stderr.decode("utf-8", "replace"),
                      "errors": 0, "timeout": False,
                      "in_function": [w for w in warnings if w["file"] == racy["file"]
                                      and lo <= w["line"] <= hi]}
-    b, a = rec["before"], rec["after"]
-    rec["parse_clean"] = not b["crash"]
-    rec["after_parse_clean"] = not a["crash"]
-    rec["before_at_line"] = any(w["line"] == racy["line"] for w in b["in_function"])
-    rec["before_in_function"] = bool(b["in_function"])
-    rec["after_silent"] = not a["in_function"]
+    verdicts(rec)
     return rec
 
 

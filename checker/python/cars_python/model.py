@@ -164,6 +164,15 @@ def _index(text):
     return v if v >= 0 else None
 
 
+def _bounds(part):
+    """[lo, hi) of one dimension of a slice_region where its texts are
+    non-negative integer literals (an open start is 0), each else None."""
+    if part[0] == "index":
+        i = _index(part[1])
+        return i, (i + 1 if i is not None else None)
+    return _index(part[1] or "0"), (_index(part[2]) if part[2] else None)
+
+
 def regions_disjoint(a, b):
     """Whether two regions of one tensor (slice_region) share no element:
     in some dimension both name, constant indices or ranges are apart, or
@@ -176,10 +185,7 @@ def regions_disjoint(a, b):
         if x[0] == "range" and y[0] == "range":
             if (x[2] and x[2] == y[1]) or (y[2] and y[2] == x[1]):
                 return True
-        lo1, hi1 = ((_index(x[1]), _index(x[1]) + 1 if _index(x[1]) is not None else None)
-                    if x[0] == "index" else (_index(x[1] or "0"), _index(x[2]) if x[2] else None))
-        lo2, hi2 = ((_index(y[1]), _index(y[1]) + 1 if _index(y[1]) is not None else None)
-                    if y[0] == "index" else (_index(y[1] or "0"), _index(y[2]) if y[2] else None))
+        (lo1, hi1), (lo2, hi2) = _bounds(x), _bounds(y)
         if (hi1 is not None and lo2 is not None and hi1 <= lo2) or (
                 hi2 is not None and lo1 is not None and hi2 <= lo1):
             return True
