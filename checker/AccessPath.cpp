@@ -120,6 +120,11 @@ AccessPath AccessPath::of(const Expr *E) {
     P.append({PathStep::Index, nullptr, Op->getArg(1)});
     return P;
   }
+  if (const CXXMemberCallExpr *Front = sequenceFront(E)) {
+    AccessPath P = of(Front->getImplicitObjectArgument());
+    P.append({PathStep::Index, nullptr, nullptr, nullptr, /*Front=*/true});
+    return P;
+  }
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C); MC && Callee) {
@@ -196,7 +201,7 @@ void AccessPath::append(const PathStep &S) {
     Key += "->f" + ptrKey(S.Member);
     break;
   case PathStep::Index:
-    Key += "[" + of(S.IndexExpr).Key + "]";
+    Key += S.Front ? std::string("[0]") : "[" + of(S.IndexExpr).Key + "]";
     break;
   case PathStep::Call:
     Key += ".c" + ptrKey(S.Member) + "(";
@@ -218,10 +223,15 @@ AccessPath AccessPath::arrayOfElement() const {
   return R;
 }
 
+/// An index step's constant element, if it has one.
+static std::optional<long long> indexOf(const PathStep &S) {
+  return S.Front ? std::optional<long long>(0) : integerConstant(S.IndexExpr);
+}
+
 std::optional<long long> AccessPath::constantLastIndex() const {
   if (Steps.empty() || Steps.back().K != PathStep::Index)
     return std::nullopt;
-  return integerConstant(Steps.back().IndexExpr);
+  return indexOf(Steps.back());
 }
 
 //===----------------------------------------------------------------------===//
@@ -335,7 +345,7 @@ PathRelation relate(const AccessPath &A, const AccessPath &B) {
   if (SA.K == PathStep::Call || SB.K == PathStep::Call)
     return PathRelation::MayAlias;
   if (SA.K == PathStep::Index || SB.K == PathStep::Index) {
-    auto CA = integerConstant(SA.IndexExpr), CB = integerConstant(SB.IndexExpr);
+    auto CA = indexOf(SA), CB = indexOf(SB);
     if (!CA || !CB || *CA == *CB)
       return PathRelation::MayAlias;
   }

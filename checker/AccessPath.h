@@ -42,6 +42,8 @@ struct PathStep {
   const ValueDecl *Member = nullptr;
   const Expr *IndexExpr = nullptr;       ///< Index: the index expression
   const CallExpr *CallE = nullptr;       ///< Call: the call (its arguments)
+  /// Index: element 0, named by a container's `front()` (no IndexExpr).
+  bool Front = false;
 };
 
 /// Whether two paths name the same object, as far as the syntax shows.

@@ -268,6 +268,16 @@ const CXXOperatorCallExpr *sequenceElement(const Expr *E) {
              : nullptr;
 }
 
+const CXXMemberCallExpr *sequenceFront(const Expr *E) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
+  return M && M->getIdentifier() && M->getName() == "front" &&
+                 MC->getNumArgs() == 0 &&
+                 isStdSequence(MC->getImplicitObjectArgument()->getType())
+             ? MC
+             : nullptr;
+}
+
 bool isStdContainer(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *RD = T->getAsCXXRecordDecl();
@@ -462,6 +472,8 @@ const Expr *bufferRoot(const Expr *E) {
       E = C->getArg(0);
       continue;
     }
+    if (sequenceFront(E) && E->getType()->isPointerType())
+      return E; // bufs.front() of a std::vector<float *>: bufs[0]
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const auto *M = MC->getMethodDecl();
       if (M && M->getIdentifier() && isDataAccessor(M->getName())) {

@@ -100,6 +100,9 @@ bool isStdContainer(QualType T);
 bool isStdSequence(QualType T);
 /// `v[i]` of such a container (isStdSequence), or null: the element call.
 const CXXOperatorCallExpr *sequenceElement(const Expr *E);
+/// `v.front()` of such a container, or null: element 0 ([sequence.reqmts],
+/// front(): `*a.begin()`).
+const CXXMemberCallExpr *sequenceFront(const Expr *E);
 
 /// Containers and views of device memory (rmm::device_uvector,
 /// rmm::device_buffer, rmm::device_scalar, thrust::device_vector; by the

@@ -225,6 +225,24 @@ public:
   std::optional<FirstTest> countingUp(const ForStmt *L) const;
   /// Is S inside the body of a loop whose first test is T?
   bool inLoopWithFirstTest(const Stmt *S, const FirstTest &T) const;
+  /// Where an event record `cudaEventRecord(ev[i], s)` (Record, naming
+  /// EventE on stream expression StreamE, null for an omitted stream 0)
+  /// lies in a `for` loop over counter i from constant Lo to constant Hi
+  /// (forBounds: the counter steps by one), the loop and the element Hi - 1
+  /// it names in the last iteration, when every run of the loop that ends by
+  /// its test ran the record in that iteration on one stream: no `break`,
+  /// `continue` or `goto` of the loop in its body, the record on every path
+  /// through the body (not under a branch, a nested loop or a lambda), and
+  /// a stream that is the same in every iteration (variables declared
+  /// outside the loop and not written in its body, their members, this,
+  /// constants). After such a loop, then, the latest record of the array
+  /// is of element Hi - 1, and in stream order after every earlier
+  /// iteration's work on that stream. nullopt otherwise.
+  std::optional<std::pair<const ForStmt *, long long>>
+  lastIterationElement(const Expr *EventE, const Expr *StreamE,
+                       const Stmt *Record) const;
+  /// Is S Ancestor or inside it?
+  bool within(const Stmt *S, const Stmt *Ancestor) const;
   /// The container a loop runs over, when it runs over all of it: a
   /// range-for's range, or X of `for (i = 0; i < X.size(); ++i)`.
   std::optional<AccessPath> loopContainer(const Stmt *Loop) const;
@@ -350,7 +368,6 @@ private:
   /// A for loop's counter, a different value in each iteration (see
   /// LoopFacts.cpp), or null.
   const VarDecl *counterOf(const ForStmt *L) const;
-  bool within(const Stmt *S, const Stmt *Ancestor) const;
   StreamRef computeStreamOf(const Expr *E);
   /// StreamRef::Supplied of a named stream's handle path (not Created).
   bool suppliedHandle(const AccessPath &P) const;
@@ -397,6 +414,8 @@ private:
   /// N is changed only before Loop, outside any loop (firstTest).
   bool changedOnlyBefore(const VarDecl *N, const Stmt *Loop) const;
   bool stepsByOne(const ForStmt *L, const VarDecl *V) const;
+  /// lastIterationElement's test of a stream expression (LoopFacts.cpp).
+  bool invariantIn(const Expr *E, const ForStmt *L) const;
   bool counterKeptByBody(const ForStmt *L, const VarDecl *V) const;
   /// The uses of V in the body that are not reads of its value (writes,
   /// `&V`, bindings to references), from one walk per variable on first

@@ -249,6 +249,129 @@ FunctionFacts::rangeListSize(const CXXForRangeStmt *L) const {
   return List->getNumInits();
 }
 
+/// Does S hold a jump out of the loop whose body it is, or into it: a
+/// `break` or `continue` of that loop (not of a loop or switch inside it),
+/// a `goto`, a label? Lambdas' bodies are their own.
+static bool jumpsOut(const Stmt *S, bool InLoop, bool InSwitch) {
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+    return false;
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
+    return true;
+  if (isa<BreakStmt>(S))
+    return !InLoop && !InSwitch;
+  if (isa<ContinueStmt>(S))
+    return !InLoop;
+  InLoop = InLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+           isa<CXXForRangeStmt>(S);
+  InSwitch = InSwitch || isa<SwitchStmt>(S);
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return jumpsOut(C, InLoop, InSwitch);
+  });
+}
+
+/// Is S run whenever the body Body it is in runs to its end: reached from
+/// Body through statements and expressions that evaluate it, not a branch,
+/// a loop (but `do { ... } while (0)` of a macro), a handler or a lambda?
+static bool onEveryPath(const ParentMap &PM, const ASTContext &Ctx,
+                        const Stmt *S, const Stmt *Body) {
+  for (const Stmt *P = nullptr; S != Body; S = P) {
+    P = PM.getParent(S);
+    if (!P)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (S != If->getCond() && S != If->getInit() &&
+          S != If->getConditionVariableDeclStmt())
+        return false;
+    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
+      if (S != Sw->getCond() && S != Sw->getInit())
+        return false;
+    } else if (const auto *Do = dyn_cast<DoStmt>(P)) {
+      if (S != Do->getBody() || evalInt(Do->getCond(), Ctx) != 0 ||
+          jumpsOut(Do->getBody(), false, false))
+        return false;
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (S != CO->getCond())
+        return false;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+      if (B->isLogicalOp() && S != B->getLHS())
+        return false;
+    } else if (isa<ForStmt>(P) || isa<WhileStmt>(P) ||
+               isa<CXXForRangeStmt>(P) || isa<LambdaExpr>(P) ||
+               isa<BlockExpr>(P) || isa<CXXTryStmt>(P) ||
+               isa<CXXCatchStmt>(P) || isa<SwitchCase>(P) ||
+               isa<LabelStmt>(P)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<std::pair<const ForStmt *, long long>>
+FunctionFacts::lastIterationElement(const Expr *EventE, const Expr *StreamE,
+                                    const Stmt *Record) const {
+  const Expr *E = strip(EventE), *Index = nullptr;
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    Index = A->getIdx();
+  else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+           Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    Index = Op->getArg(1);
+  const VarDecl *V = varOf(Index);
+  if (!V || !Record)
+    return std::nullopt;
+  // The innermost loop around the record runs over V.
+  const ForStmt *L = nullptr;
+  for (const Stmt *S = PM.getParent(Record); S && !L; S = PM.getParent(S))
+    if (const Stmt *Body = loopBody(S); Body && within(Record, Body))
+      L = dyn_cast<ForStmt>(S);
+  std::optional<LoopBounds> Bounds = L ? forBounds(L) : std::nullopt;
+  if (!Bounds || Bounds->Var != V || !loopRange(V, E) ||
+      jumpsOut(L->getBody(), false, false) ||
+      !onEveryPath(PM, Ctx, Record, L->getBody()) ||
+      !invariantIn(StreamE, L))
+    return std::nullopt;
+  return std::make_pair(L, Bounds->Hi - 1);
+}
+
+/// Does E (a stream expression) name the same object in every iteration of
+/// L: a constant, `this`, a variable declared before L whose value L's body
+/// neither writes nor hands out by address, members and constant elements
+/// of one, a trivial accessor of one?
+bool FunctionFacts::invariantIn(const Expr *E, const ForStmt *L) const {
+  if (!E)
+    return true; // an omitted stream: stream 0
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral>(E) || isa<CXXNullPtrLiteralExpr>(E) ||
+      isa<GNUNullExpr>(E) || isa<CXXThisExpr>(E))
+    return true;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(D->getDecl()))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!V || !SM.isBeforeInTranslationUnit(
+                  SM.getExpansionLoc(V->getLocation()),
+                  SM.getExpansionLoc(L->getBeginLoc())))
+      return false;
+    if (llvm::any_of(writesOf(V), [&](const Stmt *W) {
+          return within(W, L->getBody());
+        }))
+      return false;
+    return llvm::none_of(refsOf(V), [&](const DeclRefExpr *R) {
+      const auto *U = dyn_cast_or_null<UnaryOperator>(
+          PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(R)));
+      return U && U->getOpcode() == UO_AddrOf && within(R, L->getBody());
+    });
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return invariantIn(M->getBase(), L);
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return evalInt(A->getIdx(), Ctx) && invariantIn(A->getBase(), L);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return trivialAccessorResult(MC) &&
+           invariantIn(MC->getImplicitObjectArgument(), L);
+  return false;
+}
+
 std::optional<AccessPath>
 FunctionFacts::loopContainer(const Stmt *Loop) const {
   if (const auto *L = dyn_cast_or_null<CXXForRangeStmt>(Loop))
@@ -371,6 +494,12 @@ std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
     Index = Op->getArg(1);
   }
   ElementRange R;
+  if (const CXXMemberCallExpr *Front = sequenceFront(E)) {
+    R.Array = AccessPath::of(Front->getImplicitObjectArgument());
+    R.Known = true;
+    R.Hi = 1; // element 0
+    return R;
+  }
   if (Array) {
     R.Array = AccessPath::of(Array);
     if (auto C = evalInt(Index, Ctx)) {

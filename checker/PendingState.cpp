@@ -153,6 +153,8 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       if (Theirs) {
         std::set<unsigned> More = Kept(Theirs->Covered, &It->second, Pending);
         Covered.insert(More.begin(), More.end());
+        if (Theirs->Record != It->second.Record)
+          It->second.LastLoop = nullptr; // which record is the latest varies
       } else if (Covered.empty()) {
         It = M.erase(It); // recorded on this side only, covering nothing
         continue;

@@ -143,6 +143,13 @@ struct PendingState {
     /// The elements of an array of events the record named (a property of
     /// Record).
     std::optional<ElementRange> Elements;
+    /// A record of `ev[i]` in a counted loop that names element LastElement
+    /// in its last iteration, on a stream the same in every iteration
+    /// (FunctionFacts::lastIterationElement): after LastLoop, this is the
+    /// latest record of that element. Null when not (a property of Record;
+    /// a join of two records keeps none).
+    const Stmt *LastLoop = nullptr;
+    long long LastElement = 0;
     /// Not a CUDA event: a signal the host waits for (HostOrdering.cpp): a
     /// thread whose function synchronizes, keyed by its std::thread or
     /// std::future variable, or a host function's, keyed by the object

@@ -119,10 +119,18 @@ std::optional<bool> Solver::boundCondition(const Expr *Cond) const {
   std::optional<Literal> L = literalOf(Cond, /*OnTrue=*/true);
   std::optional<long long> V =
       L && !L->Field ? F.knownValue(L->V) : std::nullopt;
-  if (V)
-    return L->Rel == 0  ? (*V == L->C) == L->Eq
-           : L->Rel > 0 ? *V >= L->C
-                        : *V <= L->C;
+  if (V) {
+    bool Holds = L->Rel == 0  ? (*V == L->C) == L->Eq
+                 : L->Rel > 0 ? *V >= L->C
+                              : *V <= L->C;
+    // A counting loop's test gives what entering its body the first time
+    // implies (literalOf): false, the body is never entered; true says
+    // nothing of the later tests, one of which ends the loop.
+    const auto *For = dyn_cast_or_null<ForStmt>(F.PM.getParent(Cond));
+    if (For && For->getCond() == Cond && Holds)
+      return std::nullopt;
+    return Holds;
+  }
   // A const member every constructor sets to one constant, of any object
   // (`if (blocking_)`, `if (r.mode == kSync)`).
   bool Positive = true;

@@ -79,6 +79,13 @@ void Solver::syncEvent(PendingState &St, const AccessPath &Key,
       Coverage Cov = coverage(Key, Elements, Other,
                               OtherInfo.Elements ? &*OtherInfo.Elements
                                                  : nullptr);
+      // After the loop that recorded `ev[i]` last, element LastElement's
+      // latest record is that one (g1 of docs/real-code.md).
+      if (Cov == Coverage::MissesSome && OtherInfo.LastLoop && Elements &&
+          Elements->Known && Elements->Hi - Elements->Lo == 1 &&
+          Elements->Lo == OtherInfo.LastElement && Where &&
+          !F.within(Where, OtherInfo.LastLoop))
+        Cov = Coverage::Covers;
       if (Cov == Coverage::Covers)
         Maybe.push_back(&OtherInfo);
       else if (Cov == Coverage::MissesSome && !Some)
@@ -358,8 +365,15 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     StreamRef S = E.OmittedStreamIsCurrent && !arg(C, E.StreamArg)
                       ? F.currentStreamAt(C->getBeginLoc())
                       : F.streamOf(arg(C, E.StreamArg));
-    recordEvent(St, F.handleOf(arg(C, E.EventArg)), S, C,
-                arg(C, E.EventArg));
+    AccessPath Key = F.handleOf(arg(C, E.EventArg));
+    recordEvent(St, Key, S, C, arg(C, E.EventArg));
+    if (E.OmittedStreamIsCurrent && !arg(C, E.StreamArg))
+      return; // the current stream may change from one iteration to the next
+    if (auto Last = F.lastIterationElement(arg(C, E.EventArg),
+                                           arg(C, E.StreamArg), C)) {
+      PendingState::EventInfo &Info = St.Events[Key];
+      std::tie(Info.LastLoop, Info.LastElement) = *Last;
+    }
     return;
   }
   case ApiRole::EventSync:

@@ -545,6 +545,33 @@ void copyInLoopReadWhenOne(float *h, const float *d, cudaStream_t s, int n) {
   // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before
 }
 
+// A counting loop's bound of known value: the body is entered (n >= 1),
+// and the loop still ends, so what follows it is reached.
+void copyInLoopOfKnownBound(float *h, const float *d, cudaStream_t s) {
+  const int n = 4;
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h + i, d + i, 4, cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+  cudaStreamSynchronize(s);
+}
+
+void copyInLoopOfKnownBoundSynced(float *h, const float *d, cudaStream_t s) {
+  int n = 4;
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h + i, d + i, 4, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  consume(h[0]);
+}
+
+// A known bound of 0: the body is never entered.
+void copyInLoopOfZeroBound(float *h, const float *d, cudaStream_t s) {
+  int n = 0;
+  for (int i = 0; i < n; ++i)
+    cudaMemcpyAsync(h + i, d + i, 4, cudaMemcpyDeviceToHost, s);
+  consume(h[0]);
+}
+
 void disjointRanges(float *h, const float *d, cudaStream_t s, int n) {
   if (n >= 2)
     cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);

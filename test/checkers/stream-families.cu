@@ -321,6 +321,109 @@ void eventLoopStopsOneShort(float *h, const float *d, cudaStream_t *s,
   // CHECK: :[[@LINE-3]]:5: note: this synchronizes event 'ev[j]', elements 0 to 2 of its array, but the event recorded after the copy may be any of elements 0 to 3
 }
 
+//===--- The record of a loop's last iteration -----------------------------===//
+// A loop from constant to constant that records `ev[i]` on one stream in
+// every iteration, with no break, continue or goto, last records element
+// N - 1, after every iteration's copy on that stream: after the loop, a
+// sync of ev[N - 1] covers them all (a chunked pipeline's final wait).
+void lastIterationEventSynced(float *h, const float *d, cudaStream_t s,
+                              cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s);
+    cudaEventRecord(ev[i], s);
+  }
+  cudaEventSynchronize(ev[N - 1]);
+  consume(h, N * Chunk);
+}
+
+void earlierIterationEventSynced(float *h, const float *d, cudaStream_t s,
+                                 cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s);
+    cudaEventRecord(ev[i], s);
+  }
+  cudaEventSynchronize(ev[N - 2]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes event 'ev[N - 2]', element 2 of its array, but the event recorded after the copy may be any of elements 0 to 3
+}
+
+// On a stream per iteration, the last record follows only the last copy.
+void lastIterationEventPerChunkStream(float *h, const float *d,
+                                      cudaStream_t *s, cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s[i]);
+    cudaEventRecord(ev[i], s[i]);
+  }
+  cudaEventSynchronize(ev[N - 1]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+}
+
+// Recorded in some iterations only, or in a loop that may stop early: the
+// last record may be of another element.
+bool stopHere(int i);
+void lastIterationEventConditional(float *h, const float *d, cudaStream_t s,
+                                   cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s);
+    if (i % 2 == 0)
+      cudaEventRecord(ev[i], s);
+  }
+  cudaEventSynchronize(ev[N - 1]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+}
+
+void lastIterationEventLoopBreaks(float *h, const float *d, cudaStream_t s,
+                                  cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s);
+    cudaEventRecord(ev[i], s);
+    if (stopHere(i))
+      break;
+  }
+  cudaEventSynchronize(ev[N - 1]);
+  consume(h, N * Chunk);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is passed to 'consume' before
+}
+
+// Inside the loop, ev[N - 1] is not yet recorded in the earlier iterations.
+void lastIterationEventSyncedInside(float *h, const float *d, cudaStream_t s,
+                                    cudaEvent_t *ev) {
+  for (int i = 0; i < N; ++i) {
+    cudaMemcpyAsync(h + i * Chunk, d + i * Chunk, Chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, s);
+    cudaEventRecord(ev[i], s);
+    cudaEventSynchronize(ev[N - 1]);
+    consumeValue(h[i * Chunk]);
+    // CHECK: :[[@LINE-1]]:18: warning: 'h' is read before
+  }
+}
+
+//===--- front() of a container --------------------------------------------===//
+// `v.front()` is element 0, as `v[0]` is.
+void frontOfOtherElement(float *h, const float *d,
+                         std::vector<cudaStream_t> &streams) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streams[1]);
+  cudaStreamSynchronize(streams.front());
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'streams.front()', not stream 'streams[1]', the copy's stream
+}
+
+void frontOfSameElement(float *h, const float *d,
+                        std::vector<cudaStream_t> &streams) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streams[0]);
+  cudaStreamSynchronize(streams.front());
+  consumeValue(h[0]);
+}
+
 // Events recorded before the copies do not cover them.
 void eventRecordedBeforeCopies(float *h, const float *d, cudaStream_t *s,
                                cudaEvent_t *ev) {
