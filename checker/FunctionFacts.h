@@ -414,6 +414,15 @@ private:
   /// N is changed only before Loop, outside any loop (firstTest).
   bool changedOnlyBefore(const VarDecl *N, const Stmt *Loop) const;
   bool stepsByOne(const ForStmt *L, const VarDecl *V) const;
+  /// The expression that gave local V (a stream handle the callable
+  /// assigns: StreamRef::Rebound) its value at Use, a read of V: the
+  /// latest `V = X;` or `T V = X;` before Use in a block around it, with no
+  /// other change of V (an assignment, a reference or pointer taken, an
+  /// increment) in the statements between, in the statement holding Use,
+  /// or in a loop around Use inside that block; no label or case between;
+  /// V's address never taken and no lambda capturing it by reference.
+  /// Null otherwise (the handle may hold any stream there).
+  const Expr *reachingValue(const VarDecl *V, const Expr *Use) const;
   /// lastIterationElement's test of a stream expression (LoopFacts.cpp).
   bool invariantIn(const Expr *E, const ForStmt *L) const;
   bool counterKeptByBody(const ForStmt *L, const VarDecl *V) const;

@@ -49,6 +49,72 @@ static const ValueDecl *memberOrGlobal(const AccessPath &P) {
              : nullptr;
 }
 
+/// `V = X;` or the declaration of V: nullopt when S is neither, else X
+/// (null for a declaration without an initializer).
+static std::optional<const Expr *> definitionOf(const Stmt *S,
+                                                const VarDecl *V) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    if (!llvm::is_contained(DS->decls(), V))
+      return std::nullopt;
+    return V->getInit();
+  }
+  const auto *E = dyn_cast<Expr>(S);
+  const auto *B =
+      E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()->IgnoreParens())
+        : nullptr;
+  const auto *L = B && B->getOpcode() == BO_Assign
+                      ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens())
+                      : nullptr;
+  if (!L || L->getDecl() != V)
+    return std::nullopt;
+  return B->getRHS();
+}
+
+const Expr *FunctionFacts::reachingValue(const VarDecl *V,
+                                         const Expr *Use) const {
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType() ||
+      AddressTaken.count(V) || CapturedByRef.count(V))
+    return nullptr;
+  // Every reference to V that is not a read of its value.
+  llvm::SmallVector<const DeclRefExpr *, 4> Changes;
+  for (const DeclRefExpr *R : refsOf(V)) {
+    const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(
+        PM.getParentIgnoreParens(const_cast<DeclRefExpr *>(R)));
+    if (!IC || IC->getCastKind() != CK_LValueToRValue)
+      Changes.push_back(R);
+  }
+  auto ChangedIn = [&](const Stmt *S) {
+    return llvm::any_of(Changes,
+                        [&](const DeclRefExpr *R) { return within(R, S); });
+  };
+  const Stmt *A = Use;
+  for (const Stmt *P = PM.getParent(A); P; A = P, P = PM.getParent(P)) {
+    if (isa<LambdaExpr>(P) || isa<BlockExpr>(P) || isa<SwitchCase>(P) ||
+        isa<LabelStmt>(P))
+      return nullptr;
+    // A change later in a loop's body reaches Use in the next iteration.
+    if (const Stmt *Body = loopBody(P);
+        Body && within(Use, Body) && ChangedIn(P))
+      return nullptr;
+    const auto *C = dyn_cast<CompoundStmt>(P);
+    if (!C)
+      continue;
+    if (ChangedIn(A))
+      return nullptr;
+    const auto *At = llvm::find(C->body(), A);
+    for (auto It = std::make_reverse_iterator(At); It != C->body_rend();
+         ++It) {
+      if (isa<SwitchCase>(*It) || isa<LabelStmt>(*It))
+        return nullptr;
+      if (std::optional<const Expr *> X = definitionOf(*It, V))
+        return *X;
+      if (ChangedIn(*It))
+        return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
   StreamRef S;
   if (!E) { // omitted: the default stream
@@ -57,6 +123,24 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
     return S;
   }
   S.Spelling = spelling(E, Ctx);
+  // A handle the callable assigns (`cur = other;`), read where one
+  // assignment reaches: the stream it was given there, unless that is a
+  // handle assigned too (its value may have changed since).
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
+      D && isStreamType(D->getType()))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+        V && ReboundStreams.count(V))
+      if (const Expr *X = reachingValue(V, D)) {
+        const auto *XD = dyn_cast_or_null<DeclRefExpr>(strip(X));
+        const auto *XV = XD ? dyn_cast<VarDecl>(XD->getDecl()) : nullptr;
+        if (!XV || !ReboundStreams.count(XV)) {
+          // Named after X: a fix-it waits for the stream the copy ran on,
+          // not for whatever the handle holds at the read.
+          StreamRef R = streamOf(X);
+          if (R.K != StreamRef::Unknown)
+            return R;
+        }
+      }
   if (const Expr *Current = currentStreamSource(E)) {
     // Named after the stream it resolves to (a guard's), if any.
     StreamRef C = currentStreamAt(Current->getBeginLoc());

@@ -6,8 +6,12 @@
 // (`Pair p{s, t}`), when nothing changes it afterwards: neither this
 // function, nor the constructor's body, nor a member function called on the
 // object. A local or parameter handle assigned another value in the
-// function (`t = other;`, `std::swap(a, b)`) may hold any stream at a given
-// point: it is not told apart from any other (StreamRef::Rebound).
+// function (`t = other;`, `std::swap(a, b)`) holds, at a read, the value of
+// the one assignment that reaches it in straight-line code (the latest
+// `t = x;` before it in a block around it, nothing else changing t in
+// between or in a loop around the read: FunctionFacts::reachingValue);
+// elsewhere it may hold any stream, and is not told apart from any other
+// (StreamRef::Rebound).
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
@@ -45,8 +49,7 @@ void syncThroughLocalCopyOfAnother(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 't', not stream 's', the copy's stream
 }
 
-// Reassigned: which stream t holds at the sync is not followed, so the sync
-// is not claimed to miss s (a known miss here, where t holds other).
+// Reassigned: t holds other at the sync.
 void localCopyReassigned(float *h, const float *d, cudaStream_t s,
                          cudaStream_t other) {
   cudaStream_t t = s;
@@ -54,6 +57,60 @@ void localCopyReassigned(float *h, const float *d, cudaStream_t s,
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
   cudaStreamSynchronize(t);
   consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'other', not stream 's', the copy's stream
+}
+
+// The copy on the handle's first value, the sync on its second (probe g5 of
+// docs/real-code.md), and the fixed order.
+void handleReassignedBetween(float *h, const float *d) {
+  cudaStream_t s, other;
+  cudaStreamCreate(&s);
+  cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking);
+  cudaStream_t cur = s;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cur);
+  cur = other;
+  cudaStreamSynchronize(cur);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'other', not stream 's', the copy's stream
+  cudaStreamSynchronize(s);
+}
+
+void handleReassignedAfterSync(float *h, const float *d) {
+  cudaStream_t s, other;
+  cudaStreamCreate(&s);
+  cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking);
+  cudaStream_t cur = s;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cur);
+  cudaStreamSynchronize(cur);
+  consumeValue(h[0]);
+  cur = other;
+  cudaStreamSynchronize(cur);
+}
+
+// Assigned under a branch, or later in a loop around the read: the value
+// there is not one assignment's, so the handle may be any stream.
+bool pickOther();
+void handleAssignedInBranch(float *h, const float *d, cudaStream_t s,
+                            cudaStream_t other) {
+  cudaStream_t cur = s;
+  if (pickOther())
+    cur = other;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cur);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}
+
+void handleAssignedLaterInLoop(float *h, const float *d, cudaStream_t *ring,
+                               int n) {
+  cudaStream_t cur = ring[0];
+  for (int i = 1; i < n; ++i) {
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, ring[i - 1]);
+    cudaStreamSynchronize(cur);
+    consumeValue(h[0]);
+    cur = ring[i];
+  }
 }
 
 // The handle the copy ran on is swapped into b before b is synchronized.
@@ -75,13 +132,15 @@ void streamsNotSwapped(float *h, const float *d, cudaStream_t a,
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'b', not stream 'a', the copy's stream
 }
 
-// A copy of a handle assigned once more after the sync: still not followed.
+// A copy of a handle assigned once more after the sync: the copy is on a.
 void handleAssignedAfterSync(float *h, const float *d, cudaStream_t a,
                              cudaStream_t b) {
   cudaStream_t cur = a;
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cur);
   cudaStreamSynchronize(b);
   consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'b', not stream 'a', the copy's stream
   cur = b;
 }
 
