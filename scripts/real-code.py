@@ -18,7 +18,7 @@ Usage:
       [--plugin P] [--clang-tidy P] [--cuda-path P] [--jobs N]
       [--timeout S] [--out FILE.json] [--files-limit N] [--match REGEX]
       [--extra-arg ARG ...] [--rmm PATH] [--rapids-logger PATH] [--cccl PATH]
-      [--raft-as-system]
+      [--raft-as-system] [--config YAML]
 
   scripts/real-code.py --diff OLD.json NEW.json   # what changed, times aside
 
@@ -495,8 +495,10 @@ def run_one(rel, recipe, args, namer, env=None):
     path = os.path.join(recipe.src, rel)
     flags = file_flags(recipe, rel, args)
     cmd = [args.clang_tidy, "--load=" + args.plugin,
-           "-checks=-*," + CHECK, "--header-filter=.*", "--quiet",
-           path, "--"] + flags
+           "-checks=-*," + CHECK, "--header-filter=.*", "--quiet"]
+    if args.config:  # the check's options (StrictMode), as clang-tidy's
+        cmd.append("-config=" + args.config)
+    cmd += [path, "--"] + flags
     cwd = os.path.dirname(path)
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, env=env,
@@ -730,6 +732,9 @@ def main(argv=None):
                     help="summaries across the selected files first (two "
                          "export rounds, as the launcher's fixpoint), then "
                          "the check applying them")
+    ap.add_argument("--config", help="a clang-tidy -config= string: the "
+                    "check's options, e.g. '{CheckOptions: "
+                    "{cuda-async-read-before-sync.StrictMode: true}}'")
     ap.add_argument("--list", action="store_true",
                     help="print each file and its flags, run nothing")
     ap.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"),
@@ -824,6 +829,7 @@ def main(argv=None):
             "plugin": args.plugin,
             "plugin_sha256": sha256(args.plugin),
             "summaries": args.summaries,
+            "check_config": args.config,
             "cuda_path": args.cuda_path,
             "jobs": args.jobs,
             "timeout_s": args.timeout,
