@@ -270,9 +270,10 @@ constexpr const char *MissNotes[] = {
     "%2 returns before it is done unless its target is pinned host memory, "
     "so it does not wait for %1",
     "this synchronizes %0",
+    "%2 waits only for the current device's work: %0",
 };
 static_assert(std::size(MissNotes) ==
-                  static_cast<size_t>(MissReason::SomeElements) + 1,
+                  static_cast<size_t>(MissReason::OtherDevice) + 1,
               "one note text per MissReason");
 
 std::string describeStream(const StreamRef &S) {

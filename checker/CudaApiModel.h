@@ -153,6 +153,7 @@ enum class MissReason {
   MemsetNotPinned,        ///< a blocking memset of memory not known pinned
   SomeElements,           ///< a sync of some elements of an array of streams
                           ///< or events, the copy's may be another
+  OtherDevice,            ///< a device sync while another device is current
 };
 
 /// Which pointer argument an argument index refers to, for PinnedAlloc and

@@ -241,6 +241,31 @@ public:
   std::optional<std::pair<const ForStmt *, long long>>
   lastIterationElement(const Expr *EventE, const Expr *StreamE,
                        const Stmt *Record) const;
+  /// The device current at a call (CurrentDevice.cpp): the ordinals the
+  /// calling thread's current device may have there, as this callable's own
+  /// cudaSetDevice / hipSetDevice calls say (CUDA Runtime API,
+  /// cudaSetDevice: "Sets device as the current device for the calling host
+  /// thread"). Lo..Hi are ordinals; with Bound, Hi is that variable's value
+  /// (a loop's bound, `for (d = 0; d < n; ++d)`, n kept from the loop on).
+  struct DeviceSet {
+    long long Lo = 0, Hi = 0; ///< [Lo, Hi), or with Bound [Lo, Bound)
+    const VarDecl *Bound = nullptr;
+    bool Last = false; ///< with Bound: the one device Bound - 1
+    /// Every device of O is one of these (where that holds for every value
+    /// of Bound).
+    bool covers(const DeviceSet &O) const;
+    /// "device 1", "devices 0 to 3", "devices 0 to 'n' - 1", "device 'n' - 1".
+    std::string describe() const;
+  };
+  /// The devices current at At: set by a cudaSetDevice (or hipSetDevice) of
+  /// this callable that reaches At in straight-line code (a constant
+  /// ordinal, or the counter of a counting loop around both), or by the
+  /// last iteration of a counting loop before At whose body sets the device
+  /// to its counter on every path (no break, continue or goto: after `for
+  /// (d = 0; d < n; ++d) cudaSetDevice(d);` device n - 1). nullopt where
+  /// anything else may have changed it since (a branch or a loop that sets
+  /// it, a call that may, a device guard object, the caller).
+  std::optional<DeviceSet> currentDevice(const Stmt *At) const;
   /// Is S Ancestor or inside it?
   bool within(const Stmt *S, const Stmt *Ancestor) const;
   /// The container a loop runs over, when it runs over all of it: a
@@ -423,6 +448,18 @@ private:
   /// V's address never taken and no lambda capturing it by reference.
   /// Null otherwise (the handle may hold any stream there).
   const Expr *reachingValue(const VarDecl *V, const Expr *Use) const;
+  /// A device or context change in S (CurrentDevice.cpp): a call that sets
+  /// the current device, or may (a function whose visible body may, one
+  /// without a visible body outside system headers, an unknown target), a
+  /// device guard's construction.
+  bool changesDevice(const Stmt *S) const;
+  /// changesDevice of one call or construction (not its arguments).
+  bool callChangesDevice(const Expr *C) const;
+  /// The devices S leaves current on every path through it, if it sets
+  /// them in a way currentDevice follows.
+  std::optional<DeviceSet> setsDevice(const Stmt *S, const Stmt *At) const;
+  mutable llvm::DenseMap<const Stmt *, std::optional<DeviceSet>> DeviceCache;
+  mutable llvm::DenseMap<const FunctionDecl *, bool> DeviceChangers;
   /// lastIterationElement's test of a stream expression (LoopFacts.cpp).
   bool invariantIn(const Expr *E, const ForStmt *L) const;
   bool counterKeptByBody(const ForStmt *L, const VarDecl *V) const;
@@ -441,6 +478,17 @@ private:
   mutable std::optional<std::set<AccessPath>> WrittenHandles;
   bool Broken = false;
 };
+
+/// Does S hold a jump out of the loop whose body it is, or into it: a
+/// `break` or `continue` of that loop (not of a loop or switch inside it),
+/// a `goto`, a label? Lambdas' bodies are their own. (LoopFacts.cpp)
+bool jumpsOut(const Stmt *S, bool InLoop = false, bool InSwitch = false);
+/// Is S run whenever the body Body it is in runs to its end: reached from
+/// Body through statements and expressions that evaluate it, not a branch,
+/// a loop (but `do { ... } while (0)` of a macro), a handler or a lambda?
+/// (LoopFacts.cpp)
+bool onEveryPath(const ParentMap &PM, const ASTContext &Ctx, const Stmt *S,
+                 const Stmt *Body);
 
 } // namespace clang::tidy::cuda
 

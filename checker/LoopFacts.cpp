@@ -249,10 +249,7 @@ FunctionFacts::rangeListSize(const CXXForRangeStmt *L) const {
   return List->getNumInits();
 }
 
-/// Does S hold a jump out of the loop whose body it is, or into it: a
-/// `break` or `continue` of that loop (not of a loop or switch inside it),
-/// a `goto`, a label? Lambdas' bodies are their own.
-static bool jumpsOut(const Stmt *S, bool InLoop, bool InSwitch) {
+bool jumpsOut(const Stmt *S, bool InLoop, bool InSwitch) {
   if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
     return false;
   if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
@@ -269,11 +266,8 @@ static bool jumpsOut(const Stmt *S, bool InLoop, bool InSwitch) {
   });
 }
 
-/// Is S run whenever the body Body it is in runs to its end: reached from
-/// Body through statements and expressions that evaluate it, not a branch,
-/// a loop (but `do { ... } while (0)` of a macro), a handler or a lambda?
-static bool onEveryPath(const ParentMap &PM, const ASTContext &Ctx,
-                        const Stmt *S, const Stmt *Body) {
+bool onEveryPath(const ParentMap &PM, const ASTContext &Ctx, const Stmt *S,
+                 const Stmt *Body) {
   for (const Stmt *P = nullptr; S != Body; S = P) {
     P = PM.getParent(S);
     if (!P)

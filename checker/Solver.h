@@ -78,6 +78,10 @@ public:
   /// flight now, including what S waits for (cudaStreamWaitEvent). EventE:
   /// the event as written at Where, when it is this callable's expression
   /// (for the elements of an array of events it names).
+  /// A device sync at C (cudaDeviceSynchronize): completes the copies
+  /// issued while the device current at C was (FunctionFacts::
+  /// currentDevice), or while the check cannot tell which device was.
+  void syncDevice(PendingState &St, const CallExpr *C);
   void recordEvent(PendingState &St, const AccessPath &Event,
                    const StreamRef &S, const Expr *Where,
                    const Expr *EventE = nullptr);

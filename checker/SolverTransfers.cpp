@@ -329,12 +329,38 @@ void Solver::streamOrderedUse(const PendingState &St, const CallExpr *C,
   }
 }
 
+void Solver::syncDevice(PendingState &St, const CallExpr *C) {
+  St.Producers.clear();
+  // The current device's work (cudaDeviceSynchronize: "Blocks until the
+  // device has completed all preceding requested tasks"); with an argument
+  // (torch::cuda::synchronize(k)) not followed.
+  std::optional<FunctionFacts::DeviceSet> Sync;
+  if (llvm::all_of(C->arguments(),
+                   [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+    Sync = F.currentDevice(C);
+  for (auto It = St.Pending.begin(); It != St.Pending.end();) {
+    const Expr *Copy = Effects.Copies[It->second.Site]->Call;
+    std::optional<FunctionFacts::DeviceSet> On =
+        Sync && Copy ? F.currentDevice(Copy) : std::nullopt;
+    if (!On || Sync->covers(*On)) {
+      It = St.Pending.erase(It);
+      continue;
+    }
+    It->second.Miss = {MissReason::OtherDevice, C,
+                       Sync->describe() + "; the copy was issued while " +
+                           (On->Bound || On->Hi - On->Lo > 1
+                                ? "any of " + On->describe()
+                                : On->describe()) +
+                           " was current"};
+    ++It;
+  }
+}
+
 void Solver::applyApi(PendingState &St, const CallExpr *C,
                       const ApiEntry &E) {
   switch (E.Role) {
   case ApiRole::DeviceSync:
-    St.Pending.clear();
-    St.Producers.clear();
+    syncDevice(St, C);
     return;
   case ApiRole::FreeSync:
     St.Producers.clear(); // may synchronize: no claim across it

@@ -174,6 +174,10 @@ std::optional<SyncFix> SyncFixer::fixFor(const Finding &F) {
   if (!C || C->InnerCopy || !C->InnerCopyAt.empty() || C->Seed || F.LaterIteration || F.Producer ||
       !F.Access || !FD.getBody())
     return std::nullopt;
+  // Another device is current at the access: stream 0 there is that
+  // device's, and the right one to wait for is not one expression.
+  if (F.Miss.Reason == MissReason::OtherDevice)
+    return std::nullopt;
   const auto *Call = dyn_cast<CallExpr>(C->Call);
   const ApiEntry *E = Call ? Model.lookup(Call->getDirectCallee()) : nullptr;
   if (!E)

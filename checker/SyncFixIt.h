@@ -11,7 +11,8 @@
 // variable in scope that nothing changes (or destroys, for a stream handle)
 // between the copy and the access.
 // Anything else (a member, a call, a copy issued in a helper, an access in
-// a macro or in a later iteration of a loop) gets no fix-it.
+// a macro or in a later iteration of a loop, a device sync while another
+// device is current) gets no fix-it.
 //
 // May call: CudaApiModel (the copy's entry), ExprUtils, clang's AST, Lexer.
 //

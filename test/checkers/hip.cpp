@@ -185,3 +185,24 @@ void hipGraphReadAfterLaunch(const float *d, hipStream_t s) {
   (void)hipStreamSynchronize(s);
   consume(h[0]);
 }
+
+// hipDeviceSynchronize waits for the current device's work only, as
+// cudaDeviceSynchronize does (current-device.cu).
+void hipSyncOtherDevice(float *h, const float *d) {
+  hipHostMalloc((void **)&h, 64, 0);
+  (void)hipSetDevice(0);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, 0);
+  (void)hipSetDevice(1);
+  (void)hipDeviceSynchronize();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before
+  // CHECK: :[[@LINE-3]]:9: note: 'hipDeviceSynchronize' waits only for the current device's work: device 1; the copy was issued while device 0 was current
+}
+
+void hipSyncSameDevice(float *h, const float *d) {
+  hipHostMalloc((void **)&h, 64, 0);
+  (void)hipSetDevice(1);
+  (void)hipMemcpyAsync(h, d, 64, hipMemcpyDeviceToHost, 0);
+  (void)hipDeviceSynchronize();
+  consume(h[0]);
+}
