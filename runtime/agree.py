@@ -559,15 +559,6 @@ def main():
     # GPU): a case is compared against each result that measured it, and one
     # that no result measured is a problem in every table.
     measured = {name for _, r in results for name in r.get("cases", {})}
-    # A case of several GPUs that no result measured yet (no machine with
-    # them ran it: rt.h prints `RT skip` elsewhere) is listed apart, not
-    # failed: its claim rests on the manual until such a machine runs it.
-    awaiting = sorted("%s (needs %d GPUs)" % (c.name, c.devices) for c in table_cases
-                      if c.devices > 1 and c.name not in measured)
-    table_cases = [c for c in table_cases if c.devices == 1 or c.name in measured]
-    if awaiting:
-        log("\n== not measured yet, no machine with enough GPUs ran them (not failures): "
-            + ", ".join(awaiting))
     for path, rec in results:
         rec_cases = [c for c in table_cases if gpu or c.name in rec.get("cases", {})
                      or c.name not in measured]
@@ -601,10 +592,7 @@ def main():
                 if nm:
                     f.write("\nNot modelled by the check (listed apart, not failures):\n\n")
                     f.writelines("- %s\n" % x for x in nm)
-                if awaiting:
-                    f.write("\nNot measured yet: no machine with enough GPUs ran them "
-                            "(listed apart, not failures):\n\n")
-                    f.writelines("- %s\n" % x for x in awaiting)
+
                 if ftable:
                     f.write("\n## Fix-its\n\nEach warned case with the check's note fixes applied "
                             "(`clang-tidy --fix-notes --fix` on a copy), checked again, rebuilt and run "

@@ -53,8 +53,6 @@ CONDITIONAL_RE = re.compile(r"(?://|#)\s*rt-conditional:\s*(.*\S)")
 ROW_RE = re.compile(r"(?://|#)\s*semantics\.md row:\s*(.*\S)")
 # A second translation unit of the case, relative to runtime/cases/.
 PARTS_RE = re.compile(r"//\s*rt-parts:\s*(\S+)")
-# A case of several GPUs (rt.h's RT_DEVICES).
-DEVICES_RE = re.compile(r"^#define\s+RT_DEVICES\s+(\d+)")
 DRIVER_API_RE = re.compile(r"^\s*#\s*include\s*<cuda\.h>", re.M)
 # The CUDA math libraries a case includes, and the library nvcc links for each.
 LIBRARY_INCLUDES = [(re.compile(r"^\s*#\s*include\s*<%s>" % re.escape(h), re.M), lib)
@@ -87,7 +85,6 @@ class Case:
         self.per_thread = False
         self.row = None
         self.parts = []             # other translation units (rt-parts:)
-        self.devices = 1            # GPUs it needs (#define RT_DEVICES)
         with open(path, encoding="utf-8") as f:
             for no, text in enumerate(f, 1):
                 m = ACCESS_RE.search(text)
@@ -110,9 +107,6 @@ class Case:
                 m = ROW_RE.search(text)
                 if m and self.row is None:
                     self.row = m.group(1)
-                m = DEVICES_RE.search(text)
-                if m:
-                    self.devices = int(m.group(1))
                 m = PARTS_RE.search(text)
                 if m:
                     self.parts.append(os.path.join(CASES_DIR, m.group(1)))

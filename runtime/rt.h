@@ -24,8 +24,8 @@
 
 // How many GPUs a case needs: a case of several devices defines it (to 2)
 // before including this header; on a machine with fewer, it prints
-// `RT skip: ...` and measures nothing (runtime/agree.py keeps the record
-// of a machine that had them).
+// `RT skip: ...` and measures nothing (runtime/agree.py records nothing for
+// it there, and keeps what a machine with them measured).
 #ifndef RT_DEVICES
 #define RT_DEVICES 1
 #endif

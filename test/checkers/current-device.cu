@@ -2,11 +2,11 @@
 // Runtime API: "Blocks until the device has completed all preceding
 // requested tasks"; cudaSetDevice "Sets device as the current device for
 // the calling host thread"). A copy issued while another device was current
-// is not waited for (runtime/cases/device_sync_other_device.cu, stale on two
-// GPUs; its twin device_sync_each_device.cu, fresh). The check claims it
-// only where this function's own cudaSetDevice calls say both devices in
-// straight-line code; where anything may have changed the device in
-// between, the sync covers the copy.
+// is not waited for (runtime/pending/device_sync_other_device.cu and its
+// twin device_sync_each_device.cu, which wait for a machine of two GPUs).
+// The check claims it only where this function's own cudaSetDevice calls
+// say both devices in straight-line code; where anything may have changed
+// the device in between, the sync covers the copy.
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
