@@ -24,6 +24,17 @@ static const VarDecl *varOf(const Expr *E) {
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
+/// `a[i]` of an array or `v[i]` of a class with operator[]: a and i, or
+/// nulls.
+static std::pair<const Expr *, const Expr *> subscriptOf(const Expr *E) {
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    return {A->getBase(), A->getIdx()};
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    return {Op->getArg(0), Op->getArg(1)};
+  return {nullptr, nullptr};
+}
+
 /// A for loop's init `int i = e` or `i = e`: the variable and e.
 static std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L) {
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit())) {
@@ -303,13 +314,8 @@ bool onEveryPath(const ParentMap &PM, const ASTContext &Ctx, const Stmt *S,
 std::optional<std::pair<const ForStmt *, long long>>
 FunctionFacts::lastIterationElement(const Expr *EventE, const Expr *StreamE,
                                     const Stmt *Record) const {
-  const Expr *E = strip(EventE), *Index = nullptr;
-  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
-    Index = A->getIdx();
-  else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
-           Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
-    Index = Op->getArg(1);
-  const VarDecl *V = varOf(Index);
+  const Expr *E = strip(EventE);
+  const VarDecl *V = varOf(subscriptOf(E).second);
   if (!V || !Record)
     return std::nullopt;
   // The innermost loop around the record runs over V.
@@ -466,27 +472,13 @@ bool FunctionFacts::newBufferEachIteration(const VarDecl *V,
   const auto *L = dyn_cast<ForStmt>(Loop);
   if (!L)
     return false;
-  const Expr *Index = nullptr;
-  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-    Index = A->getIdx();
-  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-           Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
-    Index = Op->getArg(1);
   const VarDecl *Counter = counterOf(L);
-  return Counter && varOf(Index) == Counter;
+  return Counter && varOf(subscriptOf(E).second) == Counter;
 }
 
 std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
   E = strip(E);
-  const Expr *Array = nullptr, *Index = nullptr;
-  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E)) {
-    Array = A->getBase();
-    Index = A->getIdx();
-  } else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
-             Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
-    Array = Op->getArg(0);
-    Index = Op->getArg(1);
-  }
+  auto [Array, Index] = subscriptOf(E);
   ElementRange R;
   if (const CXXMemberCallExpr *Front = sequenceFront(E)) {
     R.Array = AccessPath::of(Front->getImplicitObjectArgument());
