@@ -516,6 +516,13 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   S->Named = Named;
   S->NamedBufferStreams =
       std::min<size_t>(S->CaptureStreams.size(), MaxNamedStreams);
+  // The note's access: the first in the source (findings come in the
+  // order the analysis met them, which need not be).
+  const SourceManager &SM = F.Ctx.getSourceManager();
+  auto Earlier = [&](const Stmt *A, const Stmt *Than) {
+    return A && (!Than || SM.isBeforeInTranslationUnit(A->getBeginLoc(),
+                                                       Than->getBeginLoc()));
+  };
   for (const Finding &Fd : Findings) {
     const SummarySeed *Sd = Fd.Copy->Seed;
     if (Sd && Sd->Named >= 0) {
@@ -527,7 +534,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       HelperSummary::NamedBuffer &B = S->Named[Sd->Named];
       if (!llvm::is_contained(B.Unsynced, Seed))
         B.Unsynced.push_back(Seed);
-      if (!B.Site)
+      if (Earlier(Fd.Access, B.Site))
         B.Site = Fd.Access;
       continue;
     }
@@ -536,7 +543,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     auto &Seeds = S->AccessedUnlessSynced[Sd->Param];
     if (!llvm::is_contained(Seeds, Sd->StreamParam))
       Seeds.push_back(Sd->StreamParam);
-    if (!S->AccessSite[Sd->Param])
+    if (Earlier(Fd.Access, S->AccessSite[Sd->Param]))
       S->AccessSite[Sd->Param] = Fd.Access;
   }
   // Guards: events whose seeds no unsynced access of a buffer finds still

@@ -344,3 +344,22 @@ void partlyReturnedDestination(const float *d, float *fallback,
   float *h = downloadMaybe(d, fallback, true, s);
   consumeValue(h[0]);
 }
+
+// A helper's note names its first access in the source, not the first the
+// analysis met (here the read after the loop).
+void touchesInLoopFirst(const float *p, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (p[i] < 0)
+      continue;
+    consumeValue(1.0f);
+  }
+  consumeValue(p[0]);
+}
+void helperTouchesFirstInLoop(float *h, const float *d, cudaStream_t s,
+                              int n) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  touchesInLoopFirst(h, n);
+  // CHECK: :[[@LINE-1]]:22: warning: 'h' is passed to 'touchesInLoopFirst' before
+  // CHECK: :[[@LINE-11]]:9: note: 'touchesInLoopFirst' touches the buffer here
+  cudaStreamSynchronize(s);
+}
