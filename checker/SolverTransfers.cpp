@@ -360,7 +360,14 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
                       const ApiEntry &E) {
   switch (E.Role) {
   case ApiRole::DeviceSync:
-    syncDevice(St, C);
+    // A project's own device sync (DeviceSyncFunctions) may wait for every
+    // device: only the modelled APIs are the current device's.
+    if (E.Family == ApiFamily::User) {
+      St.Pending.clear();
+      St.Producers.clear();
+    } else {
+      syncDevice(St, C);
+    }
     return;
   case ApiRole::FreeSync:
     St.Producers.clear(); // may synchronize: no claim across it

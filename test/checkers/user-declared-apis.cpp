@@ -108,3 +108,22 @@ void eventWrappersMarkedBefore(float *h, const float *d, cudaStream_t s,
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
 }
+
+// A project's own device sync may wait for every device: not only for the
+// current one's work, as cudaDeviceSynchronize (current-device.cu).
+void deviceWrapperAfterOtherDevice(float *h, const float *d) {
+  cudaSetDevice(0);
+  fetchDefault(h, d, 64);
+  cudaSetDevice(1);
+  waitAll();
+  consume(h[0]);
+}
+
+void modelledDeviceSyncAfterOtherDevice(float *h, const float *d) {
+  cudaSetDevice(0);
+  fetchDefault(h, d, 64);
+  cudaSetDevice(1);
+  cudaDeviceSynchronize();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
