@@ -93,11 +93,10 @@ std::string stableRoot(const FunctionFacts &F, const Expr *Root) {
       F.CapturedByRef.count(V))
     return "";
   for (const DeclRefExpr *Ref : F.refsOf(V)) {
-    const Stmt *P = F.PM.getParentIgnoreParens(Ref);
-    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-        IC && IC->getCastKind() == CK_LValueToRValue)
+    if (F.readsValue(Ref))
       continue;
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(
+            F.PM.getParentIgnoreParens(Ref));
         U && U->getOpcode() == UO_AddrOf && allocatesInto(F, U))
       continue;
     return ""; // assigned, incremented, bound to a reference, escaping

@@ -71,12 +71,6 @@ void collectCalls(const Stmt *S, llvm::SmallVectorImpl<const Expr *> &Out) {
     collectCalls(C, Out);
 }
 
-const VarDecl *varOf(const Expr *E) {
-  const auto *D =
-      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-}
-
 } // namespace
 
 bool FunctionFacts::DeviceSet::covers(const DeviceSet &O) const {
@@ -227,38 +221,15 @@ FunctionFacts::currentDevice(const Stmt *At) const {
   if (auto It = DeviceCache.find(At); It != DeviceCache.end())
     return It->second;
   std::optional<DeviceSet> Found;
-  const Stmt *A = At;
-  for (const Stmt *P = PM.getParent(A); P; A = P, P = PM.getParent(P)) {
-    if (isa<LambdaExpr>(P) || isa<BlockExpr>(P) || isa<SwitchCase>(P) ||
-        isa<LabelStmt>(P))
-      break;
-    // A change later in a loop's body reaches At in the next iteration.
-    if (const Stmt *Body = loopBody(P);
-        Body && within(At, Body) && changesDevice(P))
-      break;
-    const auto *C = dyn_cast<CompoundStmt>(P);
-    if (!C)
-      continue;
-    if (A != At && changesDevice(A))
-      break;
-    bool Stop = false;
-    const auto *Here = llvm::find(C->body(), A);
-    for (auto It = std::make_reverse_iterator(Here); It != C->body_rend();
-         ++It) {
-      if (isa<SwitchCase>(*It) || isa<LabelStmt>(*It)) {
-        Stop = true;
-        break;
-      }
-      if ((Found = setsDevice(*It, At)))
-        break;
-      if (changesDevice(*It)) {
-        Stop = true;
-        break;
-      }
-    }
-    if (Found || Stop)
-      break;
-  }
+  latestBefore(
+      At,
+      [&](const Stmt *S) {
+        if ((Found = setsDevice(S, At)))
+          return WalkStep::Found;
+        return changesDevice(S) ? WalkStep::Stop : WalkStep::Next;
+      },
+      // At itself (the copy or the sync) is not what set the device.
+      [&](const Stmt *S) { return S != At && changesDevice(S); });
   DeviceCache[At] = Found;
   return Found;
 }

@@ -353,6 +353,47 @@ const FunctionDecl *FunctionFacts::calleeOf(const CallExpr *C) const {
   return nullptr;
 }
 
+const Stmt *
+FunctionFacts::latestBefore(const Stmt *At,
+                            llvm::function_ref<WalkStep(const Stmt *)> Reach,
+                            llvm::function_ref<bool(const Stmt *)> Changes) const {
+  const Stmt *A = At;
+  for (const Stmt *P = PM.getParent(A); P; A = P, P = PM.getParent(P)) {
+    if (isa<LambdaExpr>(P) || isa<BlockExpr>(P) || isa<SwitchCase>(P) ||
+        isa<LabelStmt>(P))
+      return nullptr;
+    if (const Stmt *Body = loopBody(P);
+        Body && within(At, Body) && Changes(P))
+      return nullptr;
+    const auto *C = dyn_cast<CompoundStmt>(P);
+    if (!C)
+      continue;
+    if (Changes(A))
+      return nullptr;
+    const auto *Here = llvm::find(C->body(), A);
+    for (auto It = std::make_reverse_iterator(Here); It != C->body_rend();
+         ++It) {
+      if (isa<SwitchCase>(*It) || isa<LabelStmt>(*It))
+        return nullptr;
+      switch (Reach(*It)) {
+      case WalkStep::Found:
+        return *It;
+      case WalkStep::Stop:
+        return nullptr;
+      case WalkStep::Next:
+        break;
+      }
+    }
+  }
+  return nullptr;
+}
+
+bool FunctionFacts::readsValue(const DeclRefExpr *R) const {
+  const auto *IC =
+      dyn_cast_or_null<ImplicitCastExpr>(PM.getParentIgnoreParens(R));
+  return IC && IC->getCastKind() == CK_LValueToRValue;
+}
+
 bool FunctionFacts::within(const Stmt *S, const Stmt *Ancestor) const {
   for (; S; S = PM.getParent(S))
     if (S == Ancestor)

@@ -266,6 +266,24 @@ public:
   /// anything else may have changed it since (a branch or a loop that sets
   /// it, a call that may, a device guard object, the caller).
   std::optional<DeviceSet> currentDevice(const Stmt *At) const;
+  /// What the walk back from a statement finds in an earlier statement
+  /// (latestBefore): the answer, a possible change (the walk stops), or
+  /// neither.
+  enum class WalkStep { Next, Found, Stop };
+  /// The walk back from At through what runs before it in straight-line
+  /// code (reachingValue, currentDevice): in each block around At, the
+  /// statements before it, latest first, each given to Reach. Changes says
+  /// whether a statement may change what is asked: the statement holding
+  /// At in each block, and each loop around At (a change later in its body
+  /// reaches At in the next iteration), end the walk if so. The statement
+  /// Reach found, or null: a Stop, a label, a case or a lambda's body ends
+  /// the walk.
+  const Stmt *latestBefore(const Stmt *At,
+                           llvm::function_ref<WalkStep(const Stmt *)> Reach,
+                           llvm::function_ref<bool(const Stmt *)> Changes) const;
+  /// Is R a read of its variable's value (converted to an rvalue, through
+  /// parentheses)?
+  bool readsValue(const DeclRefExpr *R) const;
   /// Is S Ancestor or inside it?
   bool within(const Stmt *S, const Stmt *Ancestor) const;
   /// The container a loop runs over, when it runs over all of it: a
@@ -483,6 +501,9 @@ private:
 /// `break` or `continue` of that loop (not of a loop or switch inside it),
 /// a `goto`, a label? Lambdas' bodies are their own. (LoopFacts.cpp)
 bool jumpsOut(const Stmt *S, bool InLoop = false, bool InSwitch = false);
+/// The variable E names, through parentheses and implicit casts, or null.
+/// (LoopFacts.cpp)
+const VarDecl *varOf(const Expr *E);
 /// Is S run whenever the body Body it is in runs to its end: reached from
 /// Body through statements and expressions that evaluate it, not a branch,
 /// a loop (but `do { ... } while (0)` of a macro), a handler or a lambda?

@@ -18,7 +18,7 @@ namespace clang::tidy::cuda {
 // Loops and element ranges
 //===----------------------------------------------------------------------===//
 
-static const VarDecl *varOf(const Expr *E) {
+const VarDecl *varOf(const Expr *E) {
   const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts()
                                                   : nullptr);
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;

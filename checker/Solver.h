@@ -81,7 +81,7 @@ public:
   /// A device sync at C (cudaDeviceSynchronize): completes the copies
   /// issued while the device current at C was (FunctionFacts::
   /// currentDevice), or while the check cannot tell which device was.
-  void syncDevice(PendingState &St, const CallExpr *C);
+  void syncDevice(PendingState &St, const CallExpr *C, const ApiEntry &E);
   void recordEvent(PendingState &St, const AccessPath &Event,
                    const StreamRef &S, const Expr *Where,
                    const Expr *EventE = nullptr);

@@ -329,13 +329,16 @@ void Solver::streamOrderedUse(const PendingState &St, const CallExpr *C,
   }
 }
 
-void Solver::syncDevice(PendingState &St, const CallExpr *C) {
+void Solver::syncDevice(PendingState &St, const CallExpr *C,
+                        const ApiEntry &E) {
   St.Producers.clear();
   // The current device's work (cudaDeviceSynchronize: "Blocks until the
   // device has completed all preceding requested tasks"); with an argument
-  // (torch::cuda::synchronize(k)) not followed.
+  // (torch::cuda::synchronize(k)) not followed, nor a project's own device
+  // sync (DeviceSyncFunctions), which may wait for every device.
   std::optional<FunctionFacts::DeviceSet> Sync;
-  if (llvm::all_of(C->arguments(),
+  if (E.Family != ApiFamily::User &&
+      llvm::all_of(C->arguments(),
                    [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
     Sync = F.currentDevice(C);
   for (auto It = St.Pending.begin(); It != St.Pending.end();) {
@@ -360,14 +363,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
                       const ApiEntry &E) {
   switch (E.Role) {
   case ApiRole::DeviceSync:
-    // A project's own device sync (DeviceSyncFunctions) may wait for every
-    // device: only the modelled APIs are the current device's.
-    if (E.Family == ApiFamily::User) {
-      St.Pending.clear();
-      St.Producers.clear();
-    } else {
-      syncDevice(St, C);
-    }
+    syncDevice(St, C, E);
     return;
   case ApiRole::FreeSync:
     St.Producers.clear(); // may synchronize: no claim across it

@@ -77,42 +77,23 @@ const Expr *FunctionFacts::reachingValue(const VarDecl *V,
     return nullptr;
   // Every reference to V that is not a read of its value.
   llvm::SmallVector<const DeclRefExpr *, 4> Changes;
-  for (const DeclRefExpr *R : refsOf(V)) {
-    const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(
-        PM.getParentIgnoreParens(const_cast<DeclRefExpr *>(R)));
-    if (!IC || IC->getCastKind() != CK_LValueToRValue)
+  for (const DeclRefExpr *R : refsOf(V))
+    if (!readsValue(R))
       Changes.push_back(R);
-  }
   auto ChangedIn = [&](const Stmt *S) {
     return llvm::any_of(Changes,
                         [&](const DeclRefExpr *R) { return within(R, S); });
   };
-  const Stmt *A = Use;
-  for (const Stmt *P = PM.getParent(A); P; A = P, P = PM.getParent(P)) {
-    if (isa<LambdaExpr>(P) || isa<BlockExpr>(P) || isa<SwitchCase>(P) ||
-        isa<LabelStmt>(P))
-      return nullptr;
-    // A change later in a loop's body reaches Use in the next iteration.
-    if (const Stmt *Body = loopBody(P);
-        Body && within(Use, Body) && ChangedIn(P))
-      return nullptr;
-    const auto *C = dyn_cast<CompoundStmt>(P);
-    if (!C)
-      continue;
-    if (ChangedIn(A))
-      return nullptr;
-    const auto *At = llvm::find(C->body(), A);
-    for (auto It = std::make_reverse_iterator(At); It != C->body_rend();
-         ++It) {
-      if (isa<SwitchCase>(*It) || isa<LabelStmt>(*It))
-        return nullptr;
-      if (std::optional<const Expr *> X = definitionOf(*It, V))
-        return *X;
-      if (ChangedIn(*It))
-        return nullptr;
-    }
-  }
-  return nullptr;
+  std::optional<const Expr *> X;
+  latestBefore(
+      Use,
+      [&](const Stmt *S) {
+        if ((X = definitionOf(S, V)))
+          return WalkStep::Found;
+        return ChangedIn(S) ? WalkStep::Stop : WalkStep::Next;
+      },
+      ChangedIn);
+  return X ? *X : nullptr;
 }
 
 StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
