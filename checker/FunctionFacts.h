@@ -478,6 +478,8 @@ private:
   std::optional<DeviceSet> setsDevice(const Stmt *S, const Stmt *At) const;
   mutable llvm::DenseMap<const Stmt *, std::optional<DeviceSet>> DeviceCache;
   mutable llvm::DenseMap<const FunctionDecl *, bool> DeviceChangers;
+  /// The innermost loop whose body holds S, or null (LoopFacts.cpp).
+  const Stmt *innermostLoop(const Stmt *S) const;
   /// lastIterationElement's test of a stream expression (LoopFacts.cpp).
   bool invariantIn(const Expr *E, const ForStmt *L) const;
   bool counterKeptByBody(const ForStmt *L, const VarDecl *V) const;

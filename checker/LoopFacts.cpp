@@ -292,7 +292,7 @@ bool onEveryPath(const ParentMap &PM, const ASTContext &Ctx, const Stmt *S,
         return false;
     } else if (const auto *Do = dyn_cast<DoStmt>(P)) {
       if (S != Do->getBody() || evalInt(Do->getCond(), Ctx) != 0 ||
-          jumpsOut(Do->getBody(), false, false))
+          jumpsOut(Do->getBody()))
         return false;
     } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
       if (S != CO->getCond())
@@ -319,13 +319,10 @@ FunctionFacts::lastIterationElement(const Expr *EventE, const Expr *StreamE,
   if (!V || !Record)
     return std::nullopt;
   // The innermost loop around the record runs over V.
-  const ForStmt *L = nullptr;
-  for (const Stmt *S = PM.getParent(Record); S && !L; S = PM.getParent(S))
-    if (const Stmt *Body = loopBody(S); Body && within(Record, Body))
-      L = dyn_cast<ForStmt>(S);
+  const auto *L = dyn_cast_or_null<ForStmt>(innermostLoop(Record));
   std::optional<LoopBounds> Bounds = L ? forBounds(L) : std::nullopt;
   if (!Bounds || Bounds->Var != V || !loopRange(V, E) ||
-      jumpsOut(L->getBody(), false, false) ||
+      jumpsOut(L->getBody()) ||
       !onEveryPath(PM, Ctx, Record, L->getBody()) ||
       !invariantIn(StreamE, L))
     return std::nullopt;
@@ -442,15 +439,19 @@ const VarDecl *FunctionFacts::counterOf(const ForStmt *L) const {
   return V;
 }
 
+const Stmt *FunctionFacts::innermostLoop(const Stmt *S) const {
+  for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
+    if (const Stmt *Body = loopBody(P); Body && within(S, Body))
+      return P;
+  return nullptr;
+}
+
 bool FunctionFacts::newBufferEachIteration(const VarDecl *V,
                                            const Stmt *At) {
   if (!V || !At || !V->hasLocalStorage() || !V->getType()->isPointerType())
     return false;
   // The innermost loop whose body holds the declaration.
-  const Stmt *Loop = nullptr;
-  for (const Stmt *S = PM.getParent(At); S && !Loop; S = PM.getParent(S))
-    if (const Stmt *Body = loopBody(S); Body && within(At, Body))
-      Loop = S;
+  const Stmt *Loop = innermostLoop(At);
   if (!Loop)
     return false;
   const Expr *Init = V->getInit();
