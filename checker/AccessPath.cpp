@@ -125,6 +125,11 @@ AccessPath AccessPath::of(const Expr *E) {
     P.append({PathStep::Index, nullptr, nullptr, nullptr, /*Front=*/true});
     return P;
   }
+  // `p.operator->()` and `p.get()` of a std::unique_ptr / shared_ptr: the
+  // pointer it holds, named by p, so that `p->ev` is as `q->ev` of a raw
+  // pointer q ([unique.ptr.single.observers]: `operator->()` returns get()).
+  if (const Expr *Held = smartPointerHeld(E))
+    return of(Held);
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C); MC && Callee) {
@@ -211,6 +216,21 @@ void AccessPath::append(const PathStep &S) {
     break;
   }
   StepEnds.push_back(Key.size());
+}
+
+AccessPath AccessPath::withIndices(
+    llvm::function_ref<const Expr *(const Expr *)> Map) const {
+  AccessPath R = *this;
+  R.Steps.clear();
+  R.StepEnds.clear();
+  R.Key.resize(RootLength);
+  for (PathStep S : Steps) {
+    if (S.K == PathStep::Index && S.IndexExpr)
+      if (const Expr *To = Map(S.IndexExpr))
+        S.IndexExpr = To;
+    R.append(S);
+  }
+  return R;
 }
 
 AccessPath AccessPath::arrayOfElement() const {

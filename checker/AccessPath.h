@@ -19,6 +19,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -141,6 +142,12 @@ public:
   /// to a pointer parameter, as one of q (`p->x` is `q.x`): pass q's path
   /// as Arg and Deref true.
   AccessPath rebasedOnArgument(const AccessPath &Arg, bool Deref) const;
+
+  /// The same path with each index expression X for which Map(X) is not
+  /// null replaced by Map(X): a helper's `ev_[i]` at the call `markDone(0)`
+  /// is `ev_[0]` (the helper's parameter i mapped to the call's argument).
+  AccessPath
+  withIndices(llvm::function_ref<const Expr *(const Expr *)> Map) const;
 
   /// The path of the array (or container) an element path indexes: `s` for
   /// `s[i]`; None when the last step is not an index.

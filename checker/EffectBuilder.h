@@ -69,6 +69,11 @@ private:
   void collectCallEffects();
   void addDestructorCall(const VarDecl *V, SourceLocation ScopeEnd);
   void addConstructorCall(const CXXConstructExpr *K);
+  const VarDecl *heapHolder(const Stmt *New) const;
+  void addMadeObject(const CallExpr *C);
+  void addConstruction(const Expr *Anchor, const VarDecl *V,
+                       const CXXConstructorDecl *Ctor,
+                       llvm::ArrayRef<const Expr *> Args);
   /// `p.reset(...)` of a std::unique_ptr whose deleter the check can read:
   /// the deleter runs on the old pointer there. False for any other call.
   bool addUniquePtrReset(const CallExpr *C, const FunctionDecl *Callee);

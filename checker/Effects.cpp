@@ -383,6 +383,15 @@ void EffectBuilder::collectCallEffects() {
     Out.List.push_back(std::move(Ev));
     if (Produced)
       addHelperProducers(C, *Produced);
+    // The heap object it returns, built from its arguments.
+    if (S && S->ReturnsNew) {
+      llvm::SmallVector<const Expr *, 4> Args;
+      for (unsigned P : S->ReturnsNew->ArgParams)
+        if (const Expr *A = paramArg(C, P))
+          Args.push_back(A);
+      if (Args.size() == S->ReturnsNew->ArgParams.size())
+        addConstruction(C, heapHolder(C), S->ReturnsNew->Ctor, Args);
+    }
     // Copies into what it returns: the call's result is their destination
     // (issued after the call's own effects, which came before them).
     if (S)
@@ -402,6 +411,8 @@ void EffectBuilder::collectCallEffects() {
   }
   for (const CXXConstructExpr *K : F.Constructions)
     addConstructorCall(K);
+  for (const CallExpr *C : F.Calls)
+    addMadeObject(C);
   for (const auto &[V, ScopeEnd] : F.DestroyedVars)
     addDestructorCall(V, ScopeEnd);
   if (!Captured.empty())
@@ -469,22 +480,61 @@ static const CallExpr *destructorCall(ASTContext &Ctx, const VarDecl *V,
 /// `m.Marker(s)` would (members of `this` are m's).
 void EffectBuilder::addConstructorCall(const CXXConstructExpr *K) {
   const VarDecl *V = initialisedBy(K);
-  const CXXConstructorDecl *Ctor = K->getConstructor();
+  if (!V)
+    V = heapHolder(F.PM.getParent(K));
+  llvm::SmallVector<const Expr *, 4> Args(K->arguments());
+  addConstruction(K, V, K->getConstructor(), Args);
+}
+
+/// The local pointer that holds the object a new-expression New builds and
+/// names it for its whole life: `T *p = new T(..)`, `auto p = new T(..)`,
+/// `std::unique_ptr<T> p(new T(..))`, or `auto p =
+/// std::make_unique<T>(..)` / `std::make_shared<T>(..)` (New the call);
+/// never changed, nor its address taken. Else null.
+const VarDecl *EffectBuilder::heapHolder(const Stmt *New) const {
+  const auto *NE = dyn_cast_or_null<CXXNewExpr>(New);
+  if ((NE && NE->isArray()) || (!NE && !isa_and_nonnull<CallExpr>(New)))
+    return nullptr;
+  const VarDecl *V = initialisedBy(cast<Expr>(New));
+  if (!V || F.MutatedVars.count(V) || F.AddressTaken.count(V))
+    return nullptr;
+  QualType T = V->getType().getNonReferenceType();
+  return T->isPointerType() || isStdSmartPointer(T->getAsCXXRecordDecl())
+             ? V
+             : nullptr;
+}
+
+/// `auto p = std::make_unique<T>(args)` (or make_shared): T's constructor
+/// runs on `*p` as `new T(args)` would (heapConstruction).
+void EffectBuilder::addMadeObject(const CallExpr *C) {
+  const FunctionDecl *Fn = C->getDirectCallee();
+  if (!Fn || !isStdFunction(Fn, {"make_unique", "make_shared"}))
+    return;
+  HeapConstruction H = heapConstruction(C);
+  if (H.Ctor)
+    addConstruction(C, heapHolder(C), H.Ctor, H.Args);
+}
+
+/// The constructor Ctor building the object V names (a local object, or the
+/// heap object a local pointer holds), with Args: its summary applies at
+/// Anchor as a member call `V.T(args)` would (or `V->T(args)`).
+void EffectBuilder::addConstruction(const Expr *Anchor, const VarDecl *V,
+                                    const CXXConstructorDecl *Ctor,
+                                    llvm::ArrayRef<const Expr *> Args) {
   const FunctionDecl *Def =
       V ? summarizable(Ctor, Ctx.getSourceManager()) : nullptr;
   if (!Def)
     return;
-  llvm::SmallVector<const Expr *, 4> Args(K->arguments());
   const CallExpr *C = syntheticMemberCall(
-      Ctx, refTo(V), Ctor, Args, K->getBeginLoc());
+      Ctx, refTo(V), Ctor, Args, Anchor->getBeginLoc());
   const HelperSummary *S = R.summaryOf(Ctor, bindings(C, Ctor));
   if (!S)
     return;
   Effect Ev(Effect::Call);
-  Ev.Anchor = K;
+  Ev.Anchor = Anchor;
   Ev.CE = C;
   Ev.Summary = S;
-  Ev.Loc = K;
+  Ev.Loc = Anchor;
   Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
   Ev.MayOrder = addHelperOrdering(C, Def);
   addHelperConsumers(C, *S);

@@ -93,7 +93,10 @@ struct Effect {
   // Copy: the copy site index
   unsigned CopyId = 0;
   // Api / KernelLaunch / Call; ThreadStart: a synthetic call of the
-  // thread's function with the thread's arguments (threadCall)
+  // thread's function with the thread's arguments (threadCall); HostWait:
+  // the call whose result (a future) is waited for (the signal is
+  // AccessPath::temporary(CE), recorded there by a summary's
+  // ReturnsSignal), else null
   const CallExpr *CE = nullptr;
   const ApiEntry *Entry = nullptr;
   const HelperSummary *Summary = nullptr; ///< Call: null if opaque;

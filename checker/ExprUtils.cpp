@@ -24,6 +24,86 @@ bool isStdSmartPointer(const CXXRecordDecl *R) {
          (R->getName() == "unique_ptr" || R->getName() == "shared_ptr");
 }
 
+const Expr *smartPointerHeld(const Expr *E) {
+  const CXXMethodDecl *M = nullptr;
+  const Expr *Object = nullptr;
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Arrow && Op->getNumArgs() == 1) {
+    M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    Object = Op->getArg(0);
+  } else if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+             MC && MC->getNumArgs() == 0) {
+    M = MC->getMethodDecl();
+    Object = MC->getImplicitObjectArgument();
+    if (M && (!M->getIdentifier() || M->getName() != "get"))
+      M = nullptr;
+  }
+  return M && isStdSmartPointer(M->getParent()) ? Object : nullptr;
+}
+
+bool isForwardingParam(const FunctionDecl *F, unsigned N) {
+  const FunctionDecl *P = F->getTemplateInstantiationPattern();
+  if (!P || P->getNumParams() == 0)
+    return false;
+  // Parameters before a trailing pack map one to one; the pack takes the
+  // rest.
+  const ParmVarDecl *PD =
+      N < P->getNumParams() && !P->getParamDecl(N)->isParameterPack()
+          ? P->getParamDecl(N)
+          : P->getParamDecl(P->getNumParams() - 1);
+  if (N >= P->getNumParams() && !PD->isParameterPack())
+    return false;
+  QualType T = PD->getType();
+  if (const auto *Pack = T->getAs<PackExpansionType>())
+    T = Pack->getPattern();
+  const auto *R = T->getAs<RValueReferenceType>();
+  return R && !R->getPointeeType().hasQualifiers() &&
+         R->getPointeeType()->getAs<TemplateTypeParmType>();
+}
+
+HeapConstruction heapConstruction(const Expr *E) {
+  HeapConstruction H;
+  E = strip(E);
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+      CE && isStdSmartPointer(CE->getConstructor()->getParent()) &&
+      CE->getNumArgs() >= 1)
+    E = strip(CE->getArg(0)); // unique_ptr<T>(new T(..))
+  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E)) {
+    const CXXConstructExpr *K = New->isArray() ? nullptr
+                                               : New->getConstructExpr();
+    if (K && !K->getConstructor()->isCopyOrMoveConstructor()) {
+      H.Ctor = K->getConstructor();
+      H.Args.append(K->arg_begin(), K->arg_end());
+    }
+    return H;
+  }
+  const auto *C = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *Fn = C ? C->getDirectCallee() : nullptr;
+  if (!Fn || !isStdFunction(Fn, {"make_unique", "make_shared"}))
+    return H;
+  const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      C->getType()->getAsCXXRecordDecl());
+  if (!Holder || !isStdSmartPointer(Holder) ||
+      Holder->getTemplateArgs().size() == 0 ||
+      Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return H;
+  const CXXRecordDecl *T =
+      Holder->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!T || !T->hasDefinition())
+    return H;
+  for (const CXXConstructorDecl *K : T->getDefinition()->ctors()) {
+    if (!K->isUserProvided() || K->isCopyOrMoveConstructor() ||
+        K->getNumParams() != C->getNumArgs())
+      continue;
+    if (H.Ctor)
+      return {}; // overloads of that arity: which one runs is not followed
+    H.Ctor = K;
+  }
+  if (H.Ctor)
+    H.Args.append(C->arg_begin(), C->arg_end());
+  return H;
+}
+
 bool isStreamWrapper(const CXXRecordDecl *R) {
   if (!R || !R->getIdentifier())
     return false;

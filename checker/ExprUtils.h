@@ -32,6 +32,26 @@ llvm::StringRef outermostNamespace(const Decl *D);
 
 /// std::unique_ptr / std::shared_ptr.
 bool isStdSmartPointer(const CXXRecordDecl *R);
+/// Is parameter N of the function template specialization F a forwarding
+/// reference in its template (`Args &&...args`, C++ [temp.deduct.call]):
+/// one that passes its argument on as it is? False for a function that is
+/// not a template specialization.
+bool isForwardingParam(const FunctionDecl *F, unsigned N);
+/// A heap object's construction that E spells: `new T(args)`,
+/// `std::unique_ptr<T>(new T(args))` (or shared_ptr), or
+/// `std::make_unique<T>(args)` / `std::make_shared<T>(args)`
+/// ([unique.ptr.create], [util.smartptr.shared.create]: `new T(args)`),
+/// whose constructor is then T's one user-provided constructor (not a copy
+/// or move) taking as many arguments. The constructor (null: none, or
+/// overloads of that arity) and its arguments.
+struct HeapConstruction {
+  const CXXConstructorDecl *Ctor = nullptr;
+  llvm::SmallVector<const Expr *, 4> Args;
+};
+HeapConstruction heapConstruction(const Expr *E);
+/// `p.operator->()` or `p.get()` of such a smart pointer p (E stripped):
+/// p, which names the object it holds as a raw pointer would; else null.
+const Expr *smartPointerHeld(const Expr *E);
 
 /// A class that stands for one stream: it converts implicitly to a stream
 /// handle (`operator cudaStream_t()`: rmm::cuda_stream_view,

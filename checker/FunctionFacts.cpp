@@ -93,6 +93,11 @@ public:
     if (const FunctionDecl *F = C->getDirectCallee();
         F && !isa<CXXOperatorCallExpr>(C))
       for (unsigned N = 0; N < F->getNumParams() && N < C->getNumArgs(); ++N) {
+        // The standard library's forwarding references pass the argument on
+        // as it is (`std::make_unique<T>(s)`, `v.emplace_back(s)`), to a
+        // constructor taking it by value or const reference as a rule.
+        if (F->isInStdNamespace() && isForwardingParam(F, N))
+          continue;
         escapeIfBound(F->getParamDecl(N)->getType(), C->getArg(N));
         // std::swap(a, b), std::exchange(a, v), std::tie(a, b) = ...: the
         // standard library's reference parameters are there to change the

@@ -169,6 +169,10 @@ public:
   /// variable (every element of its range; [0, N) of an array of N).
   /// nullopt when the expression is not an element.
   std::optional<ElementRange> elementsOf(const Expr *E) const;
+  /// The same for a path whose last step is an element (`ev_[0]`, `ev_[k]`
+  /// of a helper's summary rebased to this callable's argument k, whose
+  /// index expression is then this callable's); nullopt otherwise.
+  std::optional<ElementRange> elementsOfPath(const AccessPath &P) const;
   /// Is stream S being captured into a graph at call At: a
   /// cudaStreamBeginCapture of the same stream comes before At in this
   /// callable, with no cudaStreamEndCapture of it in between (in source
@@ -412,6 +416,9 @@ private:
   /// LoopFacts.cpp), or null.
   const VarDecl *counterOf(const ForStmt *L) const;
   StreamRef computeStreamOf(const Expr *E);
+  /// R's elements [Lo, Hi) for index expression Index at At: a constant,
+  /// or a loop counter's range (loopRange); unknown otherwise.
+  void indexRange(ElementRange &R, const Expr *Index, const Stmt *At) const;
   /// StreamRef::Supplied of a named stream's handle path (not Created).
   bool suppliedHandle(const AccessPath &P) const;
   /// Is the handle at P given a value in this callable (assigned, created

@@ -9,6 +9,7 @@
 
 #include "HelperSummaries.h"
 #include "ExprUtils.h"
+#include "HostOrdering.h"
 #include "LibraryCode.h"
 #include "Solver.h"
 #include "TorchModel.h"
@@ -51,6 +52,35 @@ bool outlivesCall(const Expr *E) {
   return V && ((V->hasGlobalStorage() && !V->isStaticLocal()) ||
                D->refersToEnclosingVariableOrCapture() ||
                (Member && isa<ParmVarDecl>(V)));
+}
+
+/// Also an element of an array or sequence of handles the caller names
+/// (`ev_[i]`, `evs_[2]`, `evs[k]` of a pointer parameter) by an index the
+/// caller names at the call: a constant, or a parameter the helper never
+/// changes. nameAtCall (HelperSummaryCalls.cpp) rebases the parameters to
+/// the call's arguments: `markDone(0)` records `ev_[0]`.
+bool handleOutlivesCall(const Expr *E, const FunctionFacts &F) {
+  if (outlivesCall(E))
+    return true;
+  E = strip(E);
+  const Expr *Base = nullptr, *Index = nullptr;
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E)) {
+    Base = A->getBase();
+    Index = A->getIdx();
+  } else if (const CXXOperatorCallExpr *Op = sequenceElement(E)) {
+    Base = Op->getArg(0);
+    Index = Op->getArg(1);
+  }
+  if (!Base)
+    return false;
+  auto UnchangedParam = [&](const Expr *X) {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(X));
+    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    return P && !F.MutatedVars.count(P);
+  };
+  if (!integerConstant(strip(Index)) && !UnchangedParam(Index))
+    return false;
+  return outlivesCall(Base) || UnchangedParam(Base);
 }
 
 /// A call of a free function whose arguments are the helper's parameters,
@@ -210,6 +240,18 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
         Out.ProducerSeeds.push_back(
             {regionKeyOf(F.Aliases, AccessPath::ofDecl(V), V->getName()), V});
   Out.ProducerSeedSite = F.Body;
+  // The stream of a seed on a default or unnamed blocking stream.
+  auto SeedStreamOf = [&](CopySite &S, int Stream) {
+    if (Stream == SummarySeed::AnyBlockingStream) {
+      // A stream no expression of the helper names (the path of the
+      // helper itself), blocking: covered by the legacy stream's syncs.
+      S.Stream.K = StreamRef::Named;
+      S.Stream.Path = AccessPath::ofDecl(FD);
+      S.Stream.Spelling = "a blocking stream of the caller";
+    } else if (Stream == SummarySeed::PerThreadStream) {
+      S.Stream.K = StreamRef::PerThread;
+    }
+  };
   auto Seed = [&](int Buf, int Stream) {
     SummarySeed Sd;
     Sd.Param = Buf;
@@ -220,12 +262,8 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     if (Stream >= 0) {
       S->Stream.K = StreamRef::Named;
       S->Stream.Path = AccessPath::ofDecl(FD->getParamDecl(Stream));
-    } else if (Stream == SummarySeed::AnyBlockingStream) {
-      // A stream no expression of the helper names (the path of the
-      // helper itself), blocking: covered by the legacy stream's syncs.
-      S->Stream.K = StreamRef::Named;
-      S->Stream.Path = AccessPath::ofDecl(FD);
-      S->Stream.Spelling = "a blocking stream of the caller";
+    } else {
+      SeedStreamOf(*S, Stream);
     }
   };
   for (int S : StreamParams)
@@ -319,6 +357,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       for (int S : StreamParams)
         Seed(P, S);
       Seed(P, SummarySeed::AnyBlockingStream);
+      Seed(P, SummarySeed::PerThreadStream);
     }
   }
   // Events the helper synchronizes that the caller names too: an event
@@ -345,7 +384,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       for (unsigned P = 0; P < FD->getNumParams(); ++P)
         if (D->getDecl() == FD->getParamDecl(P))
           Param = P;
-    if (Param < 0 && !outlivesCall(Ev))
+    if (Param < 0 && !handleOutlivesCall(Ev, F))
       continue;
     SeedEvent(AccessPath::of(Ev), spelling(Ev, Ctx), Param);
   }
@@ -380,6 +419,17 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       S->Buffer = F.Aliases.classKey(Key);
       if (K >= 0)
         S->Stream = Streams[K];
+    }
+    // And on a blocking stream, or the per-thread default stream, that the
+    // helper does not name (as for buffer parameters).
+    for (int Default :
+         {SummarySeed::AnyBlockingStream, SummarySeed::PerThreadStream}) {
+      SummarySeed Sd;
+      Sd.Named = Named.size();
+      Sd.StreamParam = Default;
+      CopySite *S = newSeed(Out, std::move(Sd));
+      S->Buffer = F.Aliases.classKey(Key);
+      SeedStreamOf(*S, Default);
     }
     HelperSummary::NamedBuffer B;
     B.Path = std::move(Key);
@@ -526,7 +576,10 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   for (const Finding &Fd : Findings) {
     const SummarySeed *Sd = Fd.Copy->Seed;
     if (Sd && Sd->Named >= 0) {
-      int Seed = -1;
+      int Seed = Sd->StreamParam == SummarySeed::AnyBlockingStream ||
+                         Sd->StreamParam == SummarySeed::PerThreadStream
+                     ? Sd->StreamParam
+                     : -1;
       for (unsigned K = 0; K < S->CaptureStreams.size(); ++K)
         if (Sd->StreamParam == SummarySeed::MemberOrGlobalStream &&
             S->CaptureStreams[K].sameStream(Fd.Copy->Stream))
@@ -607,7 +660,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       Name = Key.steps().back().Member->getNameAsString(); // `done_`
     ER.Event = {Key, Name};
     if (ER.EventParam < 0 &&
-        !(Nested ? Key.isThisMember() : outlivesCall(Ev)))
+        !(Nested ? Key.isThisMember() : handleOutlivesCall(Ev, F)))
       continue;
     ER.Stream = Info.Stream;
     if (Info.Stream.K == StreamRef::Named) {
@@ -621,6 +674,82 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     }
     S->RecordsEvents.push_back(ER);
     RecordCovers.push_back(&Info.Covered);
+  }
+  // The future every return statement returns, of a promise a host
+  // function enqueued on every path fulfils.
+  std::optional<AccessPath> Signal;
+  for (const Expr *V : F.returnedValues()) {
+    const Expr *Promise = V ? promiseOfFuture(V, F.MutatedVars) : nullptr;
+    std::optional<AccessPath> Key =
+        Promise ? std::optional(AccessPath::of(Promise)) : std::nullopt;
+    if (!Key || (Signal && *Signal != *Key)) {
+      Signal.reset();
+      break;
+    }
+    Signal = Key;
+  }
+  // A stream the caller names too: a default stream, a parameter (*Param
+  // set to its index), a member of the object called on.
+  auto CallerNames = [&](const StreamRef &St, int &Param) {
+    Param = St.K == StreamRef::Named ? ParamOf(St.Path) : -1;
+    return St.K == StreamRef::Legacy || St.K == StreamRef::PerThread ||
+           (St.K == StreamRef::Named &&
+            (Param >= 0 || St.Path.isThisMember()));
+  };
+  if (auto It = Signal ? Exit.Events.find(*Signal) : Exit.Events.end();
+      It != Exit.Events.end() && It->second.HostSignal) {
+    HelperSummary::ReturnedSignal RS;
+    RS.Stream = It->second.Stream;
+    if (CallerNames(RS.Stream, RS.StreamParam))
+      S->ReturnsSignal = RS;
+  }
+  // Streams made to wait, on every path, for what a stream the caller names
+  // had in flight at the call (its stream seed, covered by the wait).
+  for (const auto &[Key, Wait] : Exit.Waits) {
+    HelperSummary::StreamJoin J;
+    J.Waiter = Wait.Stream;
+    if (!CallerNames(J.Waiter, J.WaiterParam))
+      continue;
+    for (unsigned Id : Wait.Covered) {
+      const CopySite &C = *E.Copies[Id];
+      const SummarySeed *Sd = C.Seed;
+      if (!Sd || Sd->Param >= 0 || Sd->Named >= 0 || Sd->isEventSeed() ||
+          (Sd->StreamParam < 0 &&
+           Sd->StreamParam != SummarySeed::MemberOrGlobalStream))
+        continue;
+      J.Signaler = C.Stream;
+      if (CallerNames(J.Signaler, J.SignalerParam) &&
+          !J.Signaler.sameStream(J.Waiter))
+        S->JoinsStreams.push_back(J);
+    }
+  }
+  // The heap object every return statement returns, built from parameters.
+  for (const Expr *V : F.returnedValues()) {
+    const Expr *E = V;
+    if (const auto *L = dyn_cast_or_null<VarDecl>(V ? namedDecl(V) : nullptr);
+        L && !isa<ParmVarDecl>(L))
+      E = !L->hasLocalStorage() || F.MutatedVars.count(L) ||
+                  F.AddressTaken.count(L)
+              ? nullptr
+              : L->getInit();
+    HeapConstruction H = E ? heapConstruction(E) : HeapConstruction();
+    HelperSummary::NewObject N{H.Ctor, {}};
+    for (const Expr *A : H.Args) {
+      const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(A));
+      const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+      if (!P || P->getDeclContext() != Def || F.MutatedVars.count(P)) {
+        N.Ctor = nullptr;
+        break;
+      }
+      N.ArgParams.push_back(P->getFunctionScopeIndex());
+    }
+    if (!N.Ctor || (S->ReturnsNew && (S->ReturnsNew->Ctor != N.Ctor ||
+                                      S->ReturnsNew->ArgParams !=
+                                          N.ArgParams))) {
+      S->ReturnsNew.reset();
+      break;
+    }
+    S->ReturnsNew = N;
   }
   // The buffer every return statement returns, if one: a copy's temporary
   // result (`return g.to(kCPU, true);`) or a buffer the helper names.

@@ -19,7 +19,7 @@
 //
 // May call: FunctionFacts, Effects, Solver (its transfers), PendingState,
 // AccessPath, ExprUtils, CudaApiModel, LibraryCode (whose bodies are
-// summarised).
+// summarised), HostOrdering (the future a helper returns).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,10 +79,50 @@ struct HelperSummary {
     StreamRef Stream;
   };
   std::vector<EventRecord> RecordsEvents;
+  /// Every return statement returns the future of a promise
+  /// (promiseOfFuture, HostOrdering.h) that a host function enqueued on
+  /// every path fulfils (`cudaLaunchHostFunc(s, fulfil, p); return
+  /// p->get_future();`): at the call, the result is a signal covering what
+  /// that stream has in flight, which `f.wait()` / `f.get()` of the result
+  /// waits for ([futures.promise]; the first adversarial round's program
+  /// 23). The stream: a parameter (index) or named as in SyncsStreams. Not
+  /// exported (SummaryFiles.h): an imported summary has none.
+  struct ReturnedSignal {
+    int StreamParam = -1;
+    StreamRef Stream;
+  };
+  std::optional<ReturnedSignal> ReturnsSignal;
+  /// Streams the helper makes wait, on every path, for the work another
+  /// stream had in flight at the call (`cudaEventRecord(ev, signaler);
+  /// cudaStreamWaitEvent(waiter, ev)`, torch's wait_stream): at the caller,
+  /// the waiter's later work and host syncs follow that work (Solver::
+  /// joinStreams; runtime/cases/wait_event_then_sync_other.cu). Each
+  /// stream a parameter (index) or named as in SyncsStreams. Not exported.
+  struct StreamJoin {
+    int WaiterParam = -1;
+    StreamRef Waiter;
+    int SignalerParam = -1;
+    StreamRef Signaler;
+  };
+  std::vector<StreamJoin> JoinsStreams;
+  /// Every return statement returns a heap object the helper builds from
+  /// its parameters, unchanged (`return std::make_unique<Fence>(s);`,
+  /// `return new Fence(s);`, or a local holding one: heapConstruction,
+  /// ExprUtils.h): the constructor, and per argument of it the parameter
+  /// (index). At a call initialising a local pointer, the constructor's
+  /// summary applies on the object it holds (the first adversarial round's
+  /// program 05). What the helper does to the object after building it is
+  /// not followed. Not exported (SummaryFiles.h).
+  struct NewObject {
+    const CXXConstructorDecl *Ctor = nullptr;
+    std::vector<unsigned> ArgParams;
+  };
+  std::optional<NewObject> ReturnsNew;
   /// Per pointer parameter: touched on the host before a sync of the
   /// given stream parameter (index), of the legacy default stream (for a
   /// copy on a blocking stream the helper does not name:
-  /// SummarySeed::AnyBlockingStream), or of no stream at all (-1).
+  /// SummarySeed::AnyBlockingStream), of the per-thread default stream
+  /// (SummarySeed::PerThreadStream), or of no stream at all (-1).
   std::vector<std::vector<int>> AccessedUnlessSynced;
   std::vector<const Stmt *> AccessSite; ///< per parameter, first access
   /// An event the helper synchronizes on every path before each of its
@@ -198,7 +239,9 @@ struct HelperSummary {
     std::string Name;
     const VarDecl *Var = nullptr; ///< a captured variable, for provenance
     /// Seeds under which it is touched before a sync: an index into
-    /// CaptureStreams (a copy on that stream), or -1 (on any other stream).
+    /// CaptureStreams (a copy on that stream), SummarySeed::
+    /// AnyBlockingStream or PerThreadStream (a copy on such a stream it
+    /// does not name), or -1 (on any other stream).
     std::vector<int> Unsynced;
     const Stmt *Site = nullptr; ///< the first access, for the note
     std::vector<EventGuard> Guards; ///< see AccessGuards
@@ -236,6 +279,12 @@ struct SummarySeed {
   /// blocking cudaMemcpy) covers it, since the legacy stream waits for every
   /// blocking stream's earlier work ("Stream synchronization behavior").
   static constexpr int AnyBlockingStream = -3;
+  /// A buffer seed on the per-thread default stream (cudaStreamPerThread,
+  /// or stream 0 under per-thread default-stream compilation): what a
+  /// caller's copy on that stream meets in the helper. Every caller names
+  /// the per-thread stream alike, so the helper's syncs of it, of the
+  /// device, and of what it orders after it (its events) cover the seed.
+  static constexpr int PerThreadStream = -4;
   int Param = -1;       ///< into this buffer parameter (or -1)
   /// On this stream parameter (-1: any stream; or one of the constants
   /// above).

@@ -40,7 +40,11 @@ bool rebase(FunctionFacts &F, AccessPath &Path, std::string &Spelling,
     return false;
   if (isThis(Obj))
     return true;
-  bool Arrow = Obj->getType()->isPointerType();
+  // Through a pointer, or a smart pointer's variable (a heap object's
+  // construction, EffectBuilder::addConstructorCall).
+  QualType ObjT = Obj->getType().getNonReferenceType();
+  bool Arrow = ObjT->isPointerType() ||
+               isStdSmartPointer(ObjT->getAsCXXRecordDecl());
   Path = Path.rebasedOnObject(AccessPath::of(Obj), Arrow);
   llvm::StringRef Member = Spelling;
   Member.consume_front("this->");
@@ -53,12 +57,40 @@ bool rebase(FunctionFacts &F, AccessPath &Path, std::string &Spelling,
 /// Lambda stands for its initializer (*Init is set to it), `this->` is
 /// rebased to the object of the member call Call. False where the caller
 /// cannot name it.
+/// Indices that are the callee's parameters (`ev_[i]`, kept only where the
+/// helper never changes i: handleOutlivesCall) as the call's arguments:
+/// `ev_[0]` at `markDone(0)`, in the path and in its spelling. False where
+/// an argument is missing.
+bool indicesAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
+                   const CallExpr *C) {
+  const FunctionDecl *Fn = C->getDirectCallee();
+  if (!Fn)
+    return true;
+  bool Missing = false;
+  Path = Path.withIndices([&](const Expr *X) -> const Expr * {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(X));
+    const auto *PD = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (!PD || PD->getDeclContext() != Fn)
+      return nullptr;
+    const Expr *A = paramArg(C, PD->getFunctionScopeIndex());
+    if (!A) {
+      Missing = true;
+      return nullptr;
+    }
+    std::string From = ("[" + PD->getName() + "]").str();
+    if (size_t At = Name.find(From); At != std::string::npos)
+      Name.replace(At, From.size(), "[" + spelling(A, F.Ctx) + "]");
+    return A;
+  });
+  return !Missing;
+}
+
 bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
                 const Expr *Call, const CXXMethodDecl *Lambda,
                 const Expr **Init = nullptr) {
   if (!Lambda) {
     const auto *C = dyn_cast_or_null<CallExpr>(Call);
-    if (!C)
+    if (!C || !indicesAtCall(F, Path, Name, C))
       return false;
     // A call of the helper's parameters (callOfParameters): the same call
     // of the arguments here.
@@ -91,11 +123,22 @@ bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
     if (const FunctionDecl *Fn = C->getDirectCallee())
       for (unsigned P = 0; P < Fn->getNumParams(); ++P) {
         const ParmVarDecl *PD = Fn->getParamDecl(P);
-        if (!Path.isMemberOf(PD))
+        // An element of a parameter's array (`evs[k]` of `cudaEvent_t
+        // *evs`): of the argument's.
+        bool Element = Path.rootDecl() == PD && !Path.steps().empty() &&
+                       Path.steps().front().K == PathStep::Index;
+        if (!Element && !Path.isMemberOf(PD))
           continue;
         const Expr *A = paramArg(C, P);
         if (!A)
           return false;
+        if (Element) {
+          llvm::StringRef NameRest = Name;
+          NameRest.consume_front(PD->getName());
+          Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
+          Name = spelling(A, F.Ctx) + NameRest.str();
+          return true;
+        }
         // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
         // is `ptr->x`, or `q.x` for the argument `&q`.
         llvm::StringRef NameRest = Name;
@@ -205,6 +248,15 @@ bool guardCovers(FunctionFacts &F, const PendingState &St,
   return false;
 }
 
+/// The seed a caller's copy on stream On meets where the helper does not
+/// name On: the per-thread default stream's, a blocking stream's, or "any
+/// stream" (-1).
+int defaultStreamSeed(const StreamRef &On) {
+  if (On.K == StreamRef::PerThread)
+    return SummarySeed::PerThreadStream;
+  return isBlockingStream(On) ? SummarySeed::AnyBlockingStream : -1;
+}
+
 /// Buffers the caller names too that a helper or lambda touches before
 /// synchronizing them, reported at Loc: its call (PassedToFunction of a
 /// member helper, UsedByLambda) or where a lambda is passed on
@@ -237,6 +289,8 @@ void applyNamedAccesses(Solver &Sv, const PendingState &St,
           Seed = K;
       if (Seed >= static_cast<int>(S.NamedBufferStreams))
         Seed = -1; // not crossed with the buffers: any stream
+      if (Seed < 0)
+        Seed = defaultStreamSeed(Copy.Stream);
       if (guardCovers(F, St, B.Guards, Call, Lambda, Id))
         continue; // an event it waits for first covers the copy
       if (llvm::is_contained(B.Unsynced, Seed)) {
@@ -407,8 +461,8 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
             F.streamOf(C->getArg(J + Shift)).sameStream(Copy->Stream))
           Seed = J;
       bool Blocking = isBlockingStream(Copy->Stream);
-      if (Seed < 0 && Blocking)
-        Seed = SummarySeed::AnyBlockingStream;
+      if (Seed < 0)
+        Seed = defaultStreamSeed(Copy->Stream);
       if (guardCovers(F, St, S->AccessGuards[P], C, Lambda, Id))
         continue; // an event it waits for first covers the copy
       // On a stream parameter, a blocking stream is also waited for by the
@@ -438,8 +492,12 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     if (streamAtCall(F, Synced, C, Lambda))
       Sv.syncStream(St, Synced, Where);
   for (HelperSummary::EventRef Synced : S->SyncsEvents)
-    if (nameAtCall(F, Synced.Path, Synced.Spelling, C, Lambda))
-      Sv.syncEvent(St, F.handleValue(Synced.Path), Synced.Spelling, Where);
+    if (nameAtCall(F, Synced.Path, Synced.Spelling, C, Lambda)) {
+      AccessPath Key = F.handleValue(Synced.Path);
+      std::optional<ElementRange> Elements = F.elementsOfPath(Key);
+      Sv.syncEvent(St, Key, Synced.Spelling, Where,
+                   Elements ? &*Elements : nullptr);
+    }
   for (unsigned J = 0; J < S->SyncsEventParam.size(); ++J)
     if (S->SyncsEventParam[J] && J + Shift < NumArgs)
       Sv.syncEvent(St, C->getArg(J + Shift), Where);
@@ -460,6 +518,21 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     Sv.recordEvent(St, *EventKey, *On, Where, EventArg);
     RecordedEvents[N] = *EventKey;
   }
+  // Streams it made wait for others' work in flight at the call.
+  for (const HelperSummary::StreamJoin &J : S->JoinsStreams) {
+    std::optional<StreamRef> Waiter =
+        streamAtCall(F, J.WaiterParam, J.Waiter, C, Lambda);
+    std::optional<StreamRef> Signaler =
+        streamAtCall(F, J.SignalerParam, J.Signaler, C, Lambda);
+    if (Waiter && Signaler)
+      Sv.joinStreams(St, *Waiter, *Signaler, Where);
+  }
+  // The future it returns, fulfilled by a host function on a stream.
+  if (const auto &RS = S->ReturnsSignal)
+    if (std::optional<StreamRef> On =
+            streamAtCall(F, RS->StreamParam, RS->Stream, C, Lambda))
+      Sv.recordSignal(St, AccessPath::temporary(C), {*On}, /*Device=*/false,
+                      Where, /*Accumulate=*/false);
   if (S->SyncsDevice) {
     St.Pending.clear();
   } else {

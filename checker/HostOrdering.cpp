@@ -267,17 +267,6 @@ void EffectBuilder::collectHostOrdering() {
         addThreadStart(C, Rest.front(), Rest.drop_front());
     }
   }
-  // `p.get_future()` of a std::promise: the promise, whose fulfilment the
-  // future waits for.
-  auto PromiseOf = [&](const Expr *E) -> const Expr * {
-    const auto *Get = dyn_cast_or_null<CXXMemberCallExpr>(strip(E));
-    const CXXMethodDecl *M = Get ? Get->getMethodDecl() : nullptr;
-    if (!M || !M->getIdentifier() || M->getName() != "get_future" ||
-        !isStdRecord(recordOf(strip(Get->getImplicitObjectArgument())),
-                     {"promise"}))
-      return nullptr;
-    return Get->getImplicitObjectArgument();
-  };
   for (const CallExpr *C : F.Calls) {
     const auto *M = dyn_cast<CXXMemberCallExpr>(C);
     const CXXMethodDecl *Method = M ? M->getMethodDecl() : nullptr;
@@ -322,15 +311,38 @@ void EffectBuilder::collectHostOrdering() {
     } else {
       // `auto f = p.get_future(); f.get();` or `p.get_future().get()`: a
       // wait for the promise p.
-      const Expr *Promise = !V ? PromiseOf(Object)
-                            : F.MutatedVars.count(V) ? nullptr
-                                                     : PromiseOf(V->getInit());
+      const Expr *Promise = promiseOfFuture(Object, F.MutatedVars);
+      // `auto f = whenDone(s); f.wait();` or `whenDone(s).wait()`: a wait
+      // for what the call returned (a helper's summary may say a host
+      // function signals it: HelperSummary::ReturnsSignal).
+      if (!Promise && Waits) {
+        const Expr *Init = V ? (F.MutatedVars.count(V) ? nullptr
+                                                        : V->getInit())
+                             : Object;
+        Promise = dyn_cast_or_null<CallExpr>(strip(Init));
+        Ev.CE = dyn_cast_or_null<CallExpr>(Promise);
+      }
       if (!Waits || !Promise)
         continue;
       Ev.Loc = Promise;
     }
     Out.List.push_back(std::move(Ev));
   }
+}
+
+const Expr *promiseOfFuture(const Expr *E,
+                            const std::set<const VarDecl *> &MutatedVars) {
+  const auto *V = dyn_cast_or_null<VarDecl>(namedDecl(E));
+  if (V && !isa<ParmVarDecl>(V))
+    E = MutatedVars.count(V) ? nullptr : V->getInit();
+  const auto *Get = dyn_cast_or_null<CXXMemberCallExpr>(strip(E));
+  const CXXMethodDecl *M = Get ? Get->getMethodDecl() : nullptr;
+  // The promise's class (`p->get_future()` of a promise pointer: the
+  // method's own class).
+  if (!M || !M->getIdentifier() || M->getName() != "get_future" ||
+      !isStdRecord(M->getParent(), {"promise"}))
+    return nullptr;
+  return Get->getImplicitObjectArgument();
 }
 
 /// The signal a host function's argument names: the object `&x` points to,
@@ -361,8 +373,9 @@ void applyHostWait(Solver &Sv, PendingState &St, const Effect &Ev) {
   if (Ev.Lambda) // a condition variable's predicate, true on return
     Sv.pollExit(St, Ev.Lambda->getBody());
   else
-    Sv.waitSignal(St, Ev.Var ? AccessPath::ofDecl(Ev.Var)
-                             : AccessPath::of(Ev.Loc));
+    Sv.waitSignal(St, Ev.Var        ? AccessPath::ofDecl(Ev.Var)
+                      : Ev.CE ? AccessPath::temporary(Ev.CE)
+                                      : AccessPath::of(Ev.Loc));
 }
 
 void Solver::pollExit(PendingState &Edge, const Stmt *Cond) {

@@ -15,9 +15,11 @@
 
 #include "AccessPath.h"
 #include <optional>
+#include <set>
 
 namespace clang {
 class Expr;
+class VarDecl;
 } // namespace clang
 
 namespace clang::tidy::cuda {
@@ -31,6 +33,13 @@ struct Effect;
 /// reading `state->done` polls `state`). nullopt for a null pointer or an
 /// expression of no known path.
 std::optional<AccessPath> hostSignalOf(const Expr *UserData);
+
+/// The promise whose future E is: `p.get_future()` / `p->get_future()` of
+/// a std::promise (its object expression, p), or a variable the function
+/// never changes initialised so (`auto f = p.get_future();`); else null.
+/// MutatedVars: the callable's changed variables (FunctionFacts).
+const Expr *promiseOfFuture(const Expr *E,
+                            const std::set<const VarDecl *> &MutatedVars);
 
 /// Effect::ThreadStart: a signal keyed by the thread's (or future's)
 /// variable, covering what the streams its function synchronizes (every

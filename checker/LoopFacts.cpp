@@ -477,6 +477,36 @@ bool FunctionFacts::newBufferEachIteration(const VarDecl *V,
   return Counter && varOf(subscriptOf(E).second) == Counter;
 }
 
+void FunctionFacts::indexRange(ElementRange &R, const Expr *Index,
+                               const Stmt *At) const {
+  if (auto C = evalInt(Index, Ctx)) {
+    R.Known = true;
+    R.Lo = *C;
+    R.Hi = *C + 1;
+  } else if (const VarDecl *V = varOf(Index)) {
+    if (auto Range = loopRange(V, At)) {
+      R.Known = true;
+      std::tie(R.Lo, R.Hi) = *Range;
+    }
+  }
+}
+
+std::optional<ElementRange>
+FunctionFacts::elementsOfPath(const AccessPath &P) const {
+  if (P.steps().empty() || P.steps().back().K != PathStep::Index)
+    return std::nullopt;
+  const PathStep &Last = P.steps().back();
+  ElementRange R;
+  R.Array = P.arrayOfElement();
+  if (Last.Front) {
+    R.Known = true;
+    R.Hi = 1; // element 0
+  } else if (Last.IndexExpr) {
+    indexRange(R, Last.IndexExpr, Last.IndexExpr);
+  }
+  return R;
+}
+
 std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
   E = strip(E);
   auto [Array, Index] = subscriptOf(E);
@@ -489,16 +519,7 @@ std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
   }
   if (Array) {
     R.Array = AccessPath::of(Array);
-    if (auto C = evalInt(Index, Ctx)) {
-      R.Known = true;
-      R.Lo = *C;
-      R.Hi = *C + 1;
-    } else if (const VarDecl *V = varOf(Index)) {
-      if (auto Range = loopRange(V, E)) {
-        R.Known = true;
-        std::tie(R.Lo, R.Hi) = *Range;
-      }
-    }
+    indexRange(R, Index, E);
     return R;
   }
   // A range-for's variable: `for (auto &s : streams)`.

@@ -85,6 +85,15 @@ public:
   void recordEvent(PendingState &St, const AccessPath &Event,
                    const StreamRef &S, const Expr *Where,
                    const Expr *EventE = nullptr);
+  /// cudaStreamWaitEvent(S, Event) at Where: S's later work (and a host
+  /// sync of S) follows what the event covers, copies and producers.
+  void waitEvent(PendingState &St, const StreamRef &S,
+                 const AccessPath &Event, const Expr *Where);
+  /// Waiter made to wait at Where for the work Signaler has in flight, as
+  /// by an event recorded on Signaler and waited for by Waiter (a helper's
+  /// HelperSummary::JoinsStreams).
+  void joinStreams(PendingState &St, const StreamRef &Waiter,
+                   const StreamRef &Signaler, const Expr *Where);
   /// A signal the host can wait for (PendingState::EventInfo::HostSignal)
   /// starts at Where: it covers what Streams (every stream, when Device)
   /// have in flight now, as an event recorded on them would. Accumulate:

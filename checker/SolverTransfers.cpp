@@ -123,13 +123,45 @@ void Solver::syncEvent(PendingState &St, const AccessPath &Key,
   }
 }
 
+void Solver::waitEvent(PendingState &St, const StreamRef &S,
+                       const AccessPath &Event, const Expr *Where) {
+  // S's later work waits for the producers the event follows (any the
+  // check cannot tell from it); an unknown stream may be any.
+  for (const ProducerKey &Key : capturedProducers(St, Event)) {
+    if (S.K == StreamRef::Unknown)
+      St.Producers.erase(Key);
+    else if (auto P = St.Producers.find(Key); P != St.Producers.end())
+      P->second.WaitedBy.insert(S.identity());
+  }
+  if (S.K == StreamRef::Unknown)
+    return;
+  // cudaStreamWaitEvent(S, e): S's later work waits for e.
+  auto Info = St.Events.find(Event);
+  if (Info == St.Events.end())
+    return;
+  PendingState::EventInfo &Wait = St.Waits[S.identity()];
+  Wait.Stream = S;
+  Wait.Record = Where;
+  Wait.Covered.insert(Info->second.Covered.begin(),
+                      Info->second.Covered.end());
+}
+
+void Solver::joinStreams(PendingState &St, const StreamRef &Waiter,
+                         const StreamRef &Signaler, const Expr *Where) {
+  // As an event recorded on Signaler and waited for by Waiter, at Where.
+  AccessPath Event = AccessPath::temporary(Where);
+  recordEvent(St, Event, Signaler, Where);
+  waitEvent(St, Waiter, Event, Where);
+  St.Events.erase(Event);
+  St.EventProducers.erase(Event);
+}
+
 void Solver::recordEvent(PendingState &St, const AccessPath &Key,
                          const StreamRef &S, const Expr *Where,
                          const Expr *EventE) {
   PendingState::EventInfo Info;
   Info.Stream = S;
-  if (EventE)
-    Info.Elements = F.elementsOf(EventE);
+  Info.Elements = EventE ? F.elementsOf(EventE) : F.elementsOfPath(Key);
   recordOn(St, Key, std::move(Info), {&S, 1}, /*Device=*/false, Where);
   // The record is work enqueued on S: on a blocking stream it waits for the
   // legacy default stream's earlier work (Runtime API, "Stream
@@ -458,27 +490,7 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
     note(St, E.Miss, C, &S);
     if (E.EventArg != NoArg) {
       dropCallerSeeds(St); // the caller may have recorded the event
-      // S's later work waits for the producers the event follows (any the
-      // check cannot tell from it); an unknown stream may be any.
-      for (const ProducerKey &Key :
-           capturedProducers(St, F.handleOf(arg(C, E.EventArg)))) {
-        if (S.K == StreamRef::Unknown)
-          St.Producers.erase(Key);
-        else if (auto P = St.Producers.find(Key); P != St.Producers.end())
-          P->second.WaitedBy.insert(S.identity());
-      }
-    }
-    if (E.EventArg != NoArg && S.K != StreamRef::Unknown) {
-      // cudaStreamWaitEvent(S, e): S's later work waits for e.
-      auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
-      if (Info != St.Events.end()) {
-        PendingState::EventInfo &Wait =
-            St.Waits[S.identity()];
-        Wait.Stream = S;
-        Wait.Record = C;
-        Wait.Covered.insert(Info->second.Covered.begin(),
-                            Info->second.Covered.end());
-      }
+      waitEvent(St, S, F.handleOf(arg(C, E.EventArg)), C);
     }
     return;
   }

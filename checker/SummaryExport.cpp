@@ -4,8 +4,8 @@
 // other units, as the format below, into one file per unit
 // (SummaryFiles.h). Also usrOf and isExported.
 //
-// The format (version 2), one file per translation unit:
-//   { "format": SummaryFormatName, "version": 2, "file": <main file>,
+// The format (version 3), one file per translation unit:
+//   { "format": SummaryFormatName, "version": 3, "file": <main file>,
 //     "functions": [ <function> ... ], "calls": [ <USR> ... ],
 //     "consults": [ <USR> ... ],
 //     "inputs": [ <the unit's own files: main file, project headers> ] }
@@ -24,7 +24,8 @@
 //     "accesses": [{"param", "unlessSynced": [stream param, or -1 (no
 //                   stream), or -3 (a blocking stream the function does
 //                   not name: covered by the legacy stream's syncs; new in
-//                   version 2)],
+//                   version 2), or -4 (the per-thread default stream; new
+//                   in version 3: a version-2 file has no such seed)],
 //                   "guards": [<guard>]}],
 //     "copies": [{"dst" | "dstNamed" | "returned", "streamParam" | "stream",
 //                 "at", "coveredBy": [record], "joinedInto": [{"param" |
@@ -38,7 +39,8 @@
 //     "consumes": [{"param", "on": "param" | "legacy", "streamParam",
 //                   "blocking"}] (HelperSummary::Consumes),
 //     "captureStreams": [<stream>], "namedBufferStreams",
-//     "named": [{"path", "name", "unsynced": [capture stream or -1],
+//     "named": [{"path", "name", "unsynced": [capture stream, -1, -3 or
+//                -4 (as in "accesses"; -3 and -4 new in version 3)],
 //                "guards": [<guard>]}],
 //     "byConstant": [{"param", "value", "params", and the fields above as
 //                     they are when parameter "param" is "value" at the

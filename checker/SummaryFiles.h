@@ -55,7 +55,7 @@ namespace clang::tidy::cuda {
 /// The format's name and version, written into and checked in every file.
 inline constexpr const char *SummaryFormatName =
     "cuda-async-read-before-sync-summaries";
-inline constexpr int64_t SummaryFormatVersion = 2;
+inline constexpr int64_t SummaryFormatVersion = 3;
 
 /// The USR of a declaration (clang::index::generateUSRForDecl), or empty.
 std::string usrOf(const Decl *D);

@@ -460,7 +460,7 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
       std::optional<int> P = Acc ? index(*Acc, "param", NP) : std::nullopt;
       std::optional<std::vector<int>> Unless =
           Acc ? integers(Acc->getArray("unlessSynced"),
-                         SummarySeed::AnyBlockingStream, Params)
+                         SummarySeed::PerThreadStream, Params)
               : std::nullopt;
       if (!P || *P < 0 || !Unless)
         return nullptr; // an access is never dropped
@@ -494,7 +494,7 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
         const Object *B = V.getAsObject();
         std::optional<AccessPath> P = B ? path(B->get("path")) : std::nullopt;
         std::optional<std::vector<int>> Unsynced =
-            B ? integers(B->getArray("unsynced"), -1,
+            B ? integers(B->getArray("unsynced"), SummarySeed::PerThreadStream,
                          static_cast<int>(S->CaptureStreams.size()))
               : std::nullopt;
         if (!P || !Unsynced)

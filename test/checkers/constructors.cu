@@ -6,6 +6,7 @@
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 
+#include <memory>
 #include <cuda_runtime.h>
 void consume(float);
 
@@ -60,4 +61,132 @@ void fenceBeforeCopy(float *h, const float *d, cudaStream_t s) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+//===--- Objects on the heap ----------------------------------------------===//
+// `new T(args)` held by a local pointer, `std::unique_ptr<T> p(new T(..))`,
+// `std::make_unique<T>(args)` and `std::make_shared<T>(args)`: the
+// constructor runs on `*p`, so `p->e` is what it recorded (the first
+// adversarial round's program 05, in the caller).
+void newMarkerAfterCopy(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  Marker *m = new Marker(s);
+  m->wait();
+  consume(h[0]);
+  delete m;
+}
+void newMarkerBeforeCopy(float *h, const float *d, cudaStream_t s) {
+  Marker *m = new Marker(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  m->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+  delete m;
+}
+void uniqueMarkerAfterCopy(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::unique_ptr<Marker> m(new Marker(s));
+  m->wait();
+  consume(h[0]);
+}
+void madeUniqueMarkerAfterCopy(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto m = std::make_unique<Marker>(s);
+  m->wait();
+  consume(h[0]);
+}
+void madeSharedMarkerAfterCopy(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto m = std::make_shared<Marker>(s);
+  m->wait();
+  consume(h[0]);
+}
+void madeUniqueMarkerOtherStream(float *h, const float *d, cudaStream_t s,
+                                 cudaStream_t t) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto m = std::make_unique<Marker>(t);
+  m->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+void madeUniqueMarkerBeforeCopy(float *h, const float *d, cudaStream_t s) {
+  auto m = std::make_unique<Marker>(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  m.get()->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+// The pointer is given another object before the wait: not followed.
+void newMarkerReassigned(float *h, const float *d, cudaStream_t s,
+                         Marker *other) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  Marker *m = new Marker(s);
+  m = other;
+  m->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+// Two constructors taking one argument: which one make_unique runs is not
+// followed.
+struct TwoWays {
+  cudaEvent_t e;
+  explicit TwoWays(cudaStream_t s) { cudaEventCreate(&e); cudaEventRecord(e, s); }
+  explicit TwoWays(int) { cudaEventCreate(&e); }
+  void wait() { cudaEventSynchronize(e); }
+};
+void madeUniqueOverloaded(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto m = std::make_unique<TwoWays>(s);
+  m->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// Made in a helper from its parameters and returned (the first adversarial
+// round's program 05): the constructor runs on the object the caller holds.
+std::unique_ptr<Marker> makeMarker(cudaStream_t s) {
+  return std::make_unique<Marker>(s);
+}
+Marker *newMarker(cudaStream_t s) {
+  Marker *m = new Marker(s);
+  return m;
+}
+std::unique_ptr<Marker> makeMarkerOnDefault() {
+  return std::make_unique<Marker>(nullptr);
+}
+void helperMadeMarkerAfterCopy(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto m = makeMarker(s);
+  m->wait();
+  consume(h[0]);
+}
+void helperNewMarkerAfterCopy(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  Marker *m = newMarker(s);
+  m->wait();
+  consume(h[0]);
+  delete m;
+}
+void helperMadeMarkerBeforeCopy(float *h, const float *d, cudaStream_t s) {
+  auto m = makeMarker(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  m->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+void helperMadeMarkerOtherStream(float *h, const float *d, cudaStream_t s,
+                                 cudaStream_t t) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto m = makeMarker(t);
+  m->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+// Built from a constant, not a parameter: not followed.
+void helperMadeMarkerConstant(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, 0);
+  auto m = makeMarkerOnDefault();
+  m->wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
 }

@@ -37,7 +37,7 @@
 // EXPORT: "inputs": [
 // EXPORT-NEXT: "{{.*}}framework.cu",
 // EXPORT-NEXT: "{{.*}}framework.h"
-// EXPORT: "version": 2
+// EXPORT: "version": 3
 // fw::copyAny's copy (cudaMemcpyDefault) goes to the host only where the
 // caller's argument is host memory.
 // EXPORT-DEFAULT: "needsHostDestination": true

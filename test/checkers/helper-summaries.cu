@@ -648,6 +648,44 @@ void joinedThenSyncAnotherStream(cudaStream_t s, cudaStream_t t, float *h,
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
 }
 
+// A helper that joins two of the caller's streams (`join(waiter,
+// signaler)`: a record on signaler, a wait of waiter; torch's wait_stream):
+// the caller's copy on the signaler is covered by a later sync of the
+// waiter (runtime/cases/wait_event_then_sync_other.cu; the third
+// adversarial round's program 07).
+static void joinStreams(cudaStream_t waiter, cudaStream_t signaler,
+                        cudaEvent_t ev) {
+  cudaEventRecord(ev, signaler);
+  cudaStreamWaitEvent(waiter, ev, 0);
+}
+float copyJoinedIntoMainThenSyncMain(float *h, const float *d,
+                                     cudaStream_t main, cudaStream_t side,
+                                     cudaEvent_t ev) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, side);
+  joinStreams(main, side, ev);
+  cudaStreamSynchronize(main);
+  return h[0];
+  // DEPTH0: :[[@LINE-1]]:10: warning: 'h' is read before
+}
+float copyJoinedTheOtherWay(float *h, const float *d, cudaStream_t main,
+                            cudaStream_t side, cudaEvent_t ev) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, side);
+  joinStreams(side, main, ev);
+  cudaStreamSynchronize(main);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+  // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
+}
+float copyAfterTheJoin(float *h, const float *d, cudaStream_t main,
+                       cudaStream_t side, cudaEvent_t ev) {
+  joinStreams(main, side, ev);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, side);
+  cudaStreamSynchronize(main);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+  // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
+}
+
 void joinedButNotSynced(cudaStream_t s, float *h, const float *d) {
   copyOnOwnStreamJoined(s, h, d);
   consumeValue(h[0]);
@@ -797,6 +835,30 @@ float blockingStreamThenPerThreadHelper(float *h, const float *d) {
   return readAfterPerThreadSync(h);
   // CHECK: :[[@LINE-1]]:33: warning: 'h' is passed to 'readAfterPerThreadSync' before
   // DEPTH0: :[[@LINE-2]]:33: warning: 'h' is passed to
+}
+// A copy on the per-thread default stream meets the helper's sync of that
+// stream (the summary's per-thread seed; a generated program's false
+// warning): complete when the helper reads it.
+float perThreadStreamThenPerThreadHelper(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cudaStreamPerThread);
+  return readAfterPerThreadSync(h);
+  // DEPTH0: :[[@LINE-1]]:33: warning: 'h' is passed to
+}
+static float readAfterOwnStreamSync(float *h, cudaStream_t mine) {
+  cudaStreamSynchronize(mine);
+  return h[0];
+}
+float perThreadStreamThenOtherStreamHelper(float *h, const float *d,
+                                           cudaStream_t other) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cudaStreamPerThread);
+  return readAfterOwnStreamSync(h, other);
+  // CHECK: :[[@LINE-1]]:33: warning: 'h' is passed to 'readAfterOwnStreamSync' before
+  // DEPTH0: :[[@LINE-2]]:33: warning: 'h' is passed to
+}
+float perThreadStreamThenPerThreadArgument(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cudaStreamPerThread);
+  return readAfterOwnStreamSync(h, cudaStreamPerThread);
+  // DEPTH0: :[[@LINE-1]]:33: warning: 'h' is passed to
 }
 
 //===--- A legacy-stream sync in a helper and the caller's stream ----------===//

@@ -237,6 +237,72 @@ void hostFuncPromiseEnqueuedFirst(float *h, const float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
 }
 
+// A helper that returns the future of a promise a host function it
+// enqueues fulfils (the first adversarial round's program 23): waiting for
+// the result waits for what the stream had in flight at the call.
+void CUDART_CB fulfilAndFree(void *data) {
+  auto *p = static_cast<std::promise<void> *>(data);
+  p->set_value();
+  delete p;
+}
+std::future<void> whenDone(cudaStream_t s) {
+  auto *p = new std::promise<void>();
+  std::future<void> f = p->get_future();
+  cudaLaunchHostFunc(s, fulfilAndFree, p);
+  return f;
+}
+void returnedFutureWaited(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::future<void> f = whenDone(s);
+  f.wait();
+  consume(h[0]);
+}
+void returnedFutureWaitedAtOnce(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  whenDone(s).get();
+  consume(h[0]);
+}
+void returnedFutureBeforeCopy(float *h, const float *d, cudaStream_t s) {
+  std::future<void> f = whenDone(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  f.wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+void returnedFutureOtherStream(float *h, const float *d, cudaStream_t s,
+                               cudaStream_t t) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::future<void> f = whenDone(t);
+  f.wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+void returnedFutureNotWaited(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::future<void> f = whenDone(s);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+  f.wait();
+}
+// A helper whose promise is fulfilled only on some paths: not followed.
+std::future<void> maybeWhenDone(cudaStream_t s, bool now) {
+  auto *p = new std::promise<void>();
+  std::future<void> f = p->get_future();
+  if (now)
+    p->set_value();
+  else
+    cudaLaunchHostFunc(s, fulfilAndFree, p);
+  return f;
+}
+void returnedFutureSomePaths(float *h, const float *d, cudaStream_t s,
+                             bool now) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  std::future<void> f = maybeWhenDone(s, now);
+  f.wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
 void streamCallbackPolled(cudaStream_t, cudaError_t, void *data) {
   static_cast<std::atomic<int> *>(data)->store(1);
 }

@@ -424,3 +424,57 @@ void syncingLambdaPassedToAlgorithm(const float *d, cudaStream_t s,
   });
   consumeValue(sum);
 }
+
+//===--- A lambda that synchronizes a default stream the caller copied on --===//
+// A capture copied into on the per-thread default stream, or on a blocking
+// stream, and read by a lambda after it synchronizes that stream (or the
+// legacy stream, which waits for blocking streams' earlier work): the
+// summary's per-thread and blocking-stream seeds (generated programs 922
+// and 1452 of runtime/gen).
+void perThreadCopyLambdaSyncsPerThread(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cudaStreamPerThread);
+  auto l = [&] {
+    cudaStreamSynchronize(cudaStreamPerThread);
+    consumeValue(h[0]);
+  };
+  l();
+}
+void perThreadCopyLambdaBlockingCopy(float *h, float *o, const float *d) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cudaStreamPerThread);
+  auto l = [&] {
+    cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+    h[0] = 1.0f;
+  };
+  l();
+}
+void blockingStreamCopyLambdaBlockingCopy(float *h, float *o, const float *d) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto l = [&] {
+    cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+    consumeValue(h[0]);
+  };
+  l();
+}
+void nonBlockingStreamCopyLambdaBlockingCopy(float *h, float *o,
+                                             const float *d) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  auto l = [&] {
+    cudaMemcpy(o, d, 64, cudaMemcpyDeviceToHost);
+    consumeValue(h[0]);
+  };
+  l();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'l' before the asynchronous device-to-host copy
+}
+void perThreadCopyLambdaSyncsOther(float *h, const float *d, cudaStream_t t) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, cudaStreamPerThread);
+  auto l = [&] {
+    cudaStreamSynchronize(t);
+    consumeValue(h[0]);
+  };
+  l();
+  // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'l' before the asynchronous device-to-host copy
+}
