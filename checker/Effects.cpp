@@ -383,6 +383,9 @@ void EffectBuilder::collectCallEffects() {
     Out.List.push_back(std::move(Ev));
     if (Produced)
       addHelperProducers(C, *Produced);
+    // A query's success it returns: a branch on the call branches on it.
+    if (S && S->ReturnsQuerySuccess)
+      F.QueryWrapperCalls.insert(C);
     // The heap object it returns, built from its arguments.
     if (S && S->ReturnsNew) {
       llvm::SmallVector<const Expr *, 4> Args;

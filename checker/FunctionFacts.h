@@ -108,6 +108,10 @@ public:
   /// Results of cudaStreamQuery / cudaEventQuery kept in a variable, when
   /// every value the variable is given is the same query.
   llvm::DenseMap<const VarDecl *, const CallExpr *> QueryVars;
+  /// Calls of helpers that return whether a query succeeded
+  /// (HelperSummary::ReturnsQuerySuccess; set by EffectBuilder): a branch
+  /// on one is a branch on that query's result.
+  std::set<const CallExpr *> QueryWrapperCalls;
 
   /// Parameters bound at the call being summarized (CallBindings).
   CallBindings Bound;
@@ -375,6 +379,12 @@ public:
   /// (`float *download(float *p, ...) { ...; return p; }`): the argument
   /// for it; for `std::exchange(a, v)` of buffer pointers, `a`. Else null.
   const Expr *returnedArgument(const Expr *E) const;
+  /// For a call E of a helper (a visible body outside system headers) whose
+  /// every return statement returns an aggregate initialised with the same
+  /// parameter for Field, which it never changes (`return Pending{h, n,
+  /// s};`): the call's argument for that parameter, which Field of the
+  /// result holds; else null (C++ [dcl.init.aggr]).
+  const Expr *returnedField(const Expr *E, const FieldDecl *Field) const;
 
   /// What this callable's return statements return (not those of lambdas
   /// or local classes in it); null for `return;`.

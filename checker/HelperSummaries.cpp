@@ -703,6 +703,53 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     if (CallerNames(RS.Stream, RS.StreamParam))
       S->ReturnsSignal = RS;
   }
+  // Whether a query succeeded, as every return statement returns it.
+  for (const Expr *V : F.returnedValues()) {
+    const auto *B = dyn_cast_or_null<BinaryOperator>(V ? strip(V) : nullptr);
+    if (!B || !B->isEqualityOp()) {
+      S->ReturnsQuerySuccess.reset();
+      break;
+    }
+    const auto *Q = dyn_cast<CallExpr>(strip(B->getLHS()));
+    const Expr *Other = B->getRHS();
+    if (!Q || !F.lookup(Q)) {
+      Q = dyn_cast<CallExpr>(strip(B->getRHS()));
+      Other = B->getLHS();
+    }
+    const ApiEntry *A = Q ? F.lookup(Q) : nullptr;
+    std::optional<long long> K = evalInt(Other, F.Ctx);
+    bool Success =
+        K && ((*K == CudaSuccess && B->getOpcode() == BO_EQ) ||
+              (*K == CudaErrorNotReady && B->getOpcode() == BO_NE));
+    HelperSummary::QueryResult R;
+    bool Named = false;
+    if (A && isQueryRole(A->Role) && Success) {
+      R.OnEvent = A->Role == ApiRole::EventQuery;
+      const Expr *X = arg(Q, R.OnEvent ? A->EventArg : A->StreamArg);
+      const auto *D = dyn_cast_or_null<DeclRefExpr>(X ? strip(X) : nullptr);
+      if (const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+          P && P->getDeclContext() == Def && !F.MutatedVars.count(P))
+        R.Param = P->getFunctionScopeIndex();
+      if (R.OnEvent) {
+        R.Event = {AccessPath::of(X), spelling(X, F.Ctx)};
+        Named = R.Param >= 0 || handleOutlivesCall(X, F);
+      } else {
+        R.Stream = F.streamOf(X);
+        Named = R.Param >= 0 || (X && outlivesCall(X)) ||
+                R.Stream.K == StreamRef::Legacy ||
+                R.Stream.K == StreamRef::PerThread;
+      }
+    }
+    const auto &Prev = S->ReturnsQuerySuccess;
+    if (!Named || (Prev && (Prev->OnEvent != R.OnEvent ||
+                            Prev->Param != R.Param ||
+                            Prev->Event.Path != R.Event.Path ||
+                            !Prev->Stream.sameStream(R.Stream)))) {
+      S->ReturnsQuerySuccess.reset();
+      break;
+    }
+    S->ReturnsQuerySuccess = R;
+  }
   // Streams made to wait, on every path, for what a stream the caller names
   // had in flight at the call (its stream seed, covered by the wait).
   for (const auto &[Key, Wait] : Exit.Waits) {

@@ -92,6 +92,19 @@ struct HelperSummary {
     StreamRef Stream;
   };
   std::optional<ReturnedSignal> ReturnsSignal;
+  /// Every return statement returns whether one query succeeded (`bool
+  /// ready() const { return cudaEventQuery(ev_) == cudaSuccess; }`, or `!=
+  /// cudaErrorNotReady`): at the caller, a branch on the call is a branch on
+  /// that query's result (Solver::querySuccessEdge), the event or stream a
+  /// parameter (index) or named as in SyncsEvents / SyncsStreams. Not
+  /// exported.
+  struct QueryResult {
+    bool OnEvent = false;
+    int Param = -1;
+    EventRef Event;
+    StreamRef Stream;
+  };
+  std::optional<QueryResult> ReturnsQuerySuccess;
   /// Streams the helper makes wait, on every path, for the work another
   /// stream had in flight at the call (`cudaEventRecord(ev, signaler);
   /// cudaStreamWaitEvent(waiter, ev)`, torch's wait_stream): at the caller,

@@ -52,11 +52,6 @@ bool rebase(FunctionFacts &F, AccessPath &Path, std::string &Spelling,
   return true;
 }
 
-/// A name of a helper's summary (a capture, a `this->` member, a global)
-/// as this caller spells it: an init-capture `[p = h]` of the lambda
-/// Lambda stands for its initializer (*Init is set to it), `this->` is
-/// rebased to the object of the member call Call. False where the caller
-/// cannot name it.
 /// Indices that are the callee's parameters (`ev_[i]`, kept only where the
 /// helper never changes i: handleOutlivesCall) as the call's arguments:
 /// `ev_[0]` at `markDone(0)`, in the path and in its spelling. False where
@@ -85,6 +80,12 @@ bool indicesAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
   return !Missing;
 }
 
+/// A name of a helper's summary (a capture, a `this->` member, a global)
+/// as this caller spells it: an init-capture `[p = h]` of the lambda
+/// Lambda stands for its initializer (*Init is set to it), `this->` is
+/// rebased to the object of the member call Call, a parameter's member or
+/// element to the argument's, and an index that is a parameter to the
+/// argument (indicesAtCall). False where the caller cannot name it.
 bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
                 const Expr *Call, const CXXMethodDecl *Lambda,
                 const Expr **Init = nullptr) {
@@ -517,6 +518,17 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
       continue;
     Sv.recordEvent(St, *EventKey, *On, Where, EventArg);
     RecordedEvents[N] = *EventKey;
+  }
+  // Whether a query succeeded, as it returns: the call is that query.
+  if (const auto &Q = S->ReturnsQuerySuccess) {
+    if (!Q->OnEvent) {
+      if (std::optional<StreamRef> On =
+              streamAtCall(F, Q->Param, Q->Stream, C, Lambda))
+        Sv.queryStream(St, C, *On);
+    } else if (std::optional<AccessPath> Event =
+                   eventAtCall(F, Q->Param, Q->Event, C, Lambda)) {
+      Sv.queryEvent(St, C, *Event, Q->Event.Spelling);
+    }
   }
   // Streams it made wait for others' work in flight at the call.
   for (const HelperSummary::StreamJoin &J : S->JoinsStreams) {

@@ -11,6 +11,7 @@
 #include "ExprUtils.h"
 #include "LibraryCode.h"
 #include "TorchModel.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
 
@@ -206,6 +207,40 @@ const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
   return nullptr;
 }
 
+const Expr *FunctionFacts::returnedField(const Expr *E,
+                                         const FieldDecl *Field) const {
+  const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
+  const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isTemplated() ||
+      isToolchainCode(Def, Ctx.getSourceManager()) ||
+      Def->getReturnType()->getAsRecordDecl() != Field->getParent())
+    return nullptr;
+  std::vector<const ReturnStmt *> Returns;
+  collectReturns(Def->getBody(), Returns);
+  const ParmVarDecl *Param = nullptr;
+  for (const ReturnStmt *R : Returns) {
+    const Expr *V = R->getRetValue() ? R->getRetValue()->IgnoreImplicit()
+                                     : nullptr;
+    if (const auto *Cast = dyn_cast_or_null<CXXFunctionalCastExpr>(V))
+      V = Cast->getSubExpr()->IgnoreImplicit(); // `return Pending{h, s};`
+    const auto *L = dyn_cast_or_null<InitListExpr>(V);
+    if (L && !L->isSemanticForm())
+      L = L->getSemanticForm();
+    unsigned Index = Field->getFieldIndex();
+    if (!L || Index >= L->getNumInits())
+      return nullptr;
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(L->getInit(Index)));
+    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (!P || (Param && P != Param))
+      return nullptr;
+    Param = P;
+  }
+  if (!Param || ExprMutationAnalyzer(*Def->getBody(), Ctx).isMutated(Param))
+    return nullptr;
+  return paramArg(C, Param->getFunctionScopeIndex());
+}
+
 void FunctionFacts::buildAliasesAndProvenance() {
   // Streams created into a local variable (isFreshStream): how often each
   // variable is created into, and given any other value.
@@ -348,6 +383,20 @@ void FunctionFacts::buildAliasesAndProvenance() {
                         : dyn_cast<InitListExpr>(A.Rhs->IgnoreImplicit());
     if (L && !L->isSemanticForm())
       L = L->getSemanticForm();
+    // `Pending p = download(h, s);` of a helper that returns `Pending{h,
+    // s}`: p.data is the argument's alias (returnedField).
+    if (!L && !A.Lhs && A.Var && !A.Var->getType()->isReferenceType())
+      if (const RecordDecl *RD = A.Var->getType()->getAsRecordDecl();
+          RD && isa_and_nonnull<CallExpr>(strip(A.Rhs)))
+        for (const FieldDecl *FD : RD->fields())
+          if (FD->getType()->isPointerType())
+            if (const Expr *Arg = returnedField(A.Rhs, FD))
+              if (const Expr *Root = bufferRoot(Arg)) {
+                AccessPath Field =
+                    AccessPath::ofVar(A.Var).withMember(FD, false);
+                Aliases.unite(Field, AccessPath::of(Root));
+                Aliases.mark(Field, declProvenance(Root));
+              }
     if (!L || A.Var->getType()->isReferenceType())
       continue;
     QualType T = A.Var->getType();

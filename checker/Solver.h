@@ -85,6 +85,13 @@ public:
   void recordEvent(PendingState &St, const AccessPath &Event,
                    const StreamRef &S, const Expr *Where,
                    const Expr *EventE = nullptr);
+  /// A query C of stream S (cudaStreamQuery, or a helper that returns
+  /// whether one succeeded): what its cudaSuccess edge completes
+  /// (PendingState::Queried), keyed by C.
+  void queryStream(PendingState &St, const CallExpr *C, const StreamRef &S);
+  /// The same for a query of an event (cudaEventQuery).
+  void queryEvent(PendingState &St, const CallExpr *C, const AccessPath &Event,
+                  const std::string &EventName);
   /// cudaStreamWaitEvent(S, Event) at Where: S's later work (and a host
   /// sync of S) follows what the event covers, copies and producers.
   void waitEvent(PendingState &St, const StreamRef &S,

@@ -38,7 +38,7 @@ Solver::querySuccessEdge(const Expr *Cond) const {
       E = strip(B->getRHS());
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const ApiEntry *A = F.lookup(C);
-      if (A && isQueryRole(A->Role))
+      if ((A && isQueryRole(A->Role)) || F.QueryWrapperCalls.count(C))
         return C;
       return nullptr;
     }
@@ -69,8 +69,10 @@ Solver::querySuccessEdge(const Expr *Cond) const {
     if (!Q)
       return std::nullopt;
     // cudaStreamQuery: a truthy result is an error code; CUDAStream::query
-    // returns true once complete.
-    SuccessOnTrue = F.lookup(Q)->QueryReturnsBool;
+    // returns true once complete, and so does a helper returning whether a
+    // query succeeded.
+    const ApiEntry *A = F.lookup(Q);
+    SuccessOnTrue = !A || A->QueryReturnsBool;
   }
   if (Negated)
     SuccessOnTrue = !SuccessOnTrue;

@@ -123,6 +123,46 @@ void Solver::syncEvent(PendingState &St, const AccessPath &Key,
   }
 }
 
+static bool completedBy(const StreamRef &S, PendingProducer &P, bool OrWaited);
+
+void Solver::queryStream(PendingState &St, const CallExpr *C,
+                         const StreamRef &S) {
+  // What a cudaSuccess result would prove complete: the copies on the
+  // stream that are in flight now (not ones issued after the query).
+  // The producers on the stream, or on one that waited for them: a
+  // cudaSuccess result proves them complete (the success edge completes
+  // them, Solver::run); an ignored result proves nothing.
+  std::set<ProducerKey> Found;
+  for (auto &[Key, P] : St.Producers)
+    if (completedBy(S, P, /*OrWaited=*/true))
+      Found.insert(Key);
+  if (Found.empty())
+    St.QueriedProducers.erase(C); // (as a join leaves it: no key)
+  else
+    St.QueriedProducers[C] = std::move(Found);
+  std::set<unsigned> &Done = St.Queried[C];
+  Done.clear();
+  for (auto &[Id, P] : St.Pending)
+    if (covers(S, Effects.Copies[Id]->Stream)) {
+      P.Miss = {MissReason::QueryNotChecked, C, S.Spelling};
+      Done.insert(Id);
+    }
+}
+
+void Solver::queryEvent(PendingState &St, const CallExpr *C,
+                        const AccessPath &Event,
+                        const std::string &EventName) {
+  completeCapturedProducers(St, Event);
+  auto Info = St.Events.find(Event);
+  std::set<unsigned> &Done = St.Queried[C];
+  Done.clear();
+  for (auto &[Id, P] : St.Pending) {
+    P.Miss = {MissReason::QueryNotChecked, C, EventName};
+    if (Info != St.Events.end() && Info->second.Covered.count(Id))
+      Done.insert(Id);
+  }
+}
+
 void Solver::waitEvent(PendingState &St, const StreamRef &S,
                        const AccessPath &Event, const Expr *Where) {
   // S's later work waits for the producers the event follows (any the
@@ -440,43 +480,13 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   case ApiRole::EventSync:
     syncEvent(St, arg(C, E.EventArg), C);
     return;
-  case ApiRole::StreamQuery: {
-    // What a cudaSuccess result would prove complete: the copies on the
-    // stream that are in flight now (not ones issued after the query).
-    StreamRef S = F.streamOf(arg(C, E.StreamArg));
-    // The producers on the stream, or on one that waited for them: a
-    // cudaSuccess result proves them complete (the success edge completes
-    // them, Solver::run); an ignored result proves nothing.
-    std::set<ProducerKey> Found;
-    for (auto &[Key, P] : St.Producers)
-      if (completedBy(S, P, /*OrWaited=*/true))
-        Found.insert(Key);
-    if (Found.empty())
-      St.QueriedProducers.erase(C); // (as a join leaves it: no key)
-    else
-      St.QueriedProducers[C] = std::move(Found);
-    std::set<unsigned> &Done = St.Queried[C];
-    Done.clear();
-    for (auto &[Id, P] : St.Pending)
-      if (covers(S, Effects.Copies[Id]->Stream)) {
-        P.Miss = {MissReason::QueryNotChecked, C, S.Spelling};
-        Done.insert(Id);
-      }
+  case ApiRole::StreamQuery:
+    queryStream(St, C, F.streamOf(arg(C, E.StreamArg)));
     return;
-  }
-  case ApiRole::EventQuery: {
-    completeCapturedProducers(St, F.handleOf(arg(C, E.EventArg)));
-    auto Info = St.Events.find(F.handleOf(arg(C, E.EventArg)));
-    std::set<unsigned> &Done = St.Queried[C];
-    Done.clear();
-    std::string EventName = spelling(arg(C, E.EventArg), Ctx);
-    for (auto &[Id, P] : St.Pending) {
-      P.Miss = {MissReason::QueryNotChecked, C, EventName};
-      if (Info != St.Events.end() && Info->second.Covered.count(Id))
-        Done.insert(Id);
-    }
+  case ApiRole::EventQuery:
+    queryEvent(St, C, F.handleOf(arg(C, E.EventArg)),
+               spelling(arg(C, E.EventArg), Ctx));
     return;
-  }
   case ApiRole::StreamOrdered:
   case ApiRole::AsyncCopy: {
     StreamRef S = F.streamOf(arg(C, E.StreamArg));

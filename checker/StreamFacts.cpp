@@ -342,6 +342,10 @@ const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
   const Expr *Init = V->getInit()->IgnoreImplicit();
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Init))
     Init = Cast->getSubExpr()->IgnoreImplicit(); // auto g = Guard(s);
+  // `Pending p = download(h, s);` returning `Pending{h, s}`: p.s is s.
+  if (isa<CallExpr>(strip(Init)))
+    if (const Expr *Arg = returnedField(Init, Field))
+      return strip(Arg);
   if (const auto *L = dyn_cast<InitListExpr>(Init)) {
     if (L->isSemanticForm() && Field->getParent() == V->getType()->getAsRecordDecl()) {
       unsigned Index = Field->getFieldIndex();

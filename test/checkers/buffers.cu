@@ -321,6 +321,44 @@ void aggregateFields(const float *d, cudaStream_t s) {
   cudaStreamSynchronize(s);
 }
 
+// An aggregate a helper returns with its parameters as fields (`return
+// Pending{h, s};`): the caller's `p.data` is its argument h, and `p.s` its
+// stream (the third adversarial round's programs 24 and 38).
+struct Pending {
+  float *data;
+  cudaStream_t s;
+};
+static Pending download(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return Pending{h, s};
+}
+static Pending downloadInto(float *h, float *spare, const float *d,
+                            cudaStream_t s, bool useSpare) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  if (useSpare)
+    return Pending{spare, s};
+  return Pending{h, s};
+}
+static void waitFor(const Pending &p) { cudaStreamSynchronize(p.s); }
+void returnedAggregateReadEarly(float *h, const float *d, cudaStream_t s) {
+  Pending p = download(h, d, s);
+  consumeValue(p.data[0]);
+  // CHECK: :[[@LINE-1]]:16: warning: 'p.data' is read before the asynchronous
+  waitFor(p);
+}
+void returnedAggregateWaited(float *h, const float *d, cudaStream_t s) {
+  Pending p = download(h, d, s);
+  waitFor(p);
+  consumeValue(p.data[0]);
+}
+// A field returned as different parameters on two paths: not followed.
+void returnedAggregateTwoWays(float *h, float *g, const float *d,
+                              cudaStream_t s, bool spare) {
+  Pending p = downloadInto(h, g, d, s, spare);
+  consumeValue(p.data[0]);
+  waitFor(p);
+}
+
 // The elements of `float *slots[2] = {h, h + 512}` point into h; an array
 // of two buffers keeps them apart (one class would make a copy into the
 // first race with a read of the second).

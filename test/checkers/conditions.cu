@@ -198,6 +198,62 @@ void eventQueryOnEventRecordedBefore(float *h, const float *d,
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
 }
 
+// A helper that returns whether a query succeeded (`bool ready() const {
+// return cudaEventQuery(ev_) == cudaSuccess; }`): a branch on its call is a
+// branch on that query (the third adversarial round's program 04).
+struct AsyncResult {
+  float *h;
+  cudaEvent_t ev;
+  cudaStream_t s;
+  bool ready() const { return cudaEventQuery(ev) == cudaSuccess; }
+  bool streamIdle() const { return cudaStreamQuery(s) != cudaErrorNotReady; }
+};
+static bool finished(cudaEvent_t e) { return cudaEventQuery(e) == cudaSuccess; }
+void queryWrapperPolled(AsyncResult &r, const float *d) {
+  cudaMemcpyAsync(r.h, d, 64, cudaMemcpyDeviceToHost, r.s);
+  cudaEventRecord(r.ev, r.s);
+  while (!r.ready()) {
+  }
+  consume(r.h[0]);
+}
+void queryWrapperStreamPolled(AsyncResult &r, const float *d) {
+  cudaMemcpyAsync(r.h, d, 64, cudaMemcpyDeviceToHost, r.s);
+  while (!r.streamIdle()) {
+  }
+  consume(r.h[0]);
+}
+void queryWrapperFreeFunction(float *h, const float *d, cudaStream_t s,
+                              cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  if (finished(e))
+    consume(h[0]);
+}
+void queryWrapperNotReadyBranch(float *h, const float *d, cudaStream_t s,
+                                cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  if (!finished(e))
+    consume(h[0]);
+  // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous
+}
+void queryWrapperResultIgnored(AsyncResult &r, const float *d) {
+  cudaMemcpyAsync(r.h, d, 64, cudaMemcpyDeviceToHost, r.s);
+  cudaEventRecord(r.ev, r.s);
+  (void)r.ready();
+  consume(r.h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'r.h' is read before the asynchronous
+}
+void queryWrapperEventBeforeCopy(float *h, const float *d, cudaStream_t s,
+                                 cudaEvent_t e) {
+  cudaEventRecord(e, s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  while (!finished(e)) {
+  }
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
 void queryFailureBranch(float *h, const float *d, cudaStream_t s) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
   if (cudaStreamQuery(s) != cudaSuccess)
