@@ -54,6 +54,17 @@ bool outlivesCall(const Expr *E) {
                (Member && isa<ParmVarDecl>(V)));
 }
 
+/// The index of the parameter of F's callable (not an enclosing
+/// function's, which a lambda may name) that E names, where the callable
+/// never changes it; else -1.
+int unchangedParam(const Expr *E, const FunctionFacts &F) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? strip(E) : nullptr);
+  const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  return P && P->getDeclContext() == F.FD && !F.MutatedVars.count(P)
+             ? static_cast<int>(P->getFunctionScopeIndex())
+             : -1;
+}
+
 /// Also an element of an array or sequence of handles the caller names
 /// (`ev_[i]`, `evs_[2]`, `evs[k]` of a pointer parameter) by an index the
 /// caller names at the call: a constant, or a parameter the helper never
@@ -73,6 +84,8 @@ bool handleOutlivesCall(const Expr *E, const FunctionFacts &F) {
   }
   if (!Base)
     return false;
+  // Any function's parameter: in a lambda, the enclosing function's, which
+  // its caller names alike.
   auto UnchangedParam = [&](const Expr *X) {
     const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(X));
     const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
@@ -678,7 +691,9 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   // The future every return statement returns, of a promise a host
   // function enqueued on every path fulfils.
   std::optional<AccessPath> Signal;
-  for (const Expr *V : F.returnedValues()) {
+  // What each return statement returns (one walk of the body).
+  const std::vector<const Expr *> ReturnedValues = F.returnedValues();
+  for (const Expr *V : ReturnedValues) {
     const Expr *Promise = V ? promiseOfFuture(V, F.MutatedVars) : nullptr;
     std::optional<AccessPath> Key =
         Promise ? std::optional(AccessPath::of(Promise)) : std::nullopt;
@@ -704,7 +719,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       S->ReturnsSignal = RS;
   }
   // Whether a query succeeded, as every return statement returns it.
-  for (const Expr *V : F.returnedValues()) {
+  for (const Expr *V : ReturnedValues) {
     const auto *B = dyn_cast_or_null<BinaryOperator>(V ? strip(V) : nullptr);
     if (!B || !B->isEqualityOp()) {
       S->ReturnsQuerySuccess.reset();
@@ -726,10 +741,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     if (A && isQueryRole(A->Role) && Success) {
       R.OnEvent = A->Role == ApiRole::EventQuery;
       const Expr *X = arg(Q, R.OnEvent ? A->EventArg : A->StreamArg);
-      const auto *D = dyn_cast_or_null<DeclRefExpr>(X ? strip(X) : nullptr);
-      if (const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
-          P && P->getDeclContext() == Def && !F.MutatedVars.count(P))
-        R.Param = P->getFunctionScopeIndex();
+      R.Param = unchangedParam(X, F);
       if (R.OnEvent) {
         R.Event = {AccessPath::of(X), spelling(X, F.Ctx)};
         Named = R.Param >= 0 || handleOutlivesCall(X, F);
@@ -771,7 +783,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     }
   }
   // The heap object every return statement returns, built from parameters.
-  for (const Expr *V : F.returnedValues()) {
+  for (const Expr *V : ReturnedValues) {
     const Expr *E = V;
     if (const auto *L = dyn_cast_or_null<VarDecl>(V ? namedDecl(V) : nullptr);
         L && !isa<ParmVarDecl>(L))
@@ -782,13 +794,12 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     HeapConstruction H = E ? heapConstruction(E) : HeapConstruction();
     HelperSummary::NewObject N{H.Ctor, {}};
     for (const Expr *A : H.Args) {
-      const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(A));
-      const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
-      if (!P || P->getDeclContext() != Def || F.MutatedVars.count(P)) {
+      int P = unchangedParam(A, F);
+      if (P < 0) {
         N.Ctor = nullptr;
         break;
       }
-      N.ArgParams.push_back(P->getFunctionScopeIndex());
+      N.ArgParams.push_back(P);
     }
     if (!N.Ctor || (S->ReturnsNew && (S->ReturnsNew->Ctor != N.Ctor ||
                                       S->ReturnsNew->ArgParams !=
@@ -801,7 +812,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   // The buffer every return statement returns, if one: a copy's temporary
   // result (`return g.to(kCPU, true);`) or a buffer the helper names.
   std::optional<std::string> Returned;
-  for (const Expr *V : F.returnedValues()) {
+  for (const Expr *V : ReturnedValues) {
     std::string Class;
     const Expr *Root = V ? bufferRoot(V) : nullptr;
     if (const auto *RC = V ? dyn_cast<CallExpr>(strip(V)) : nullptr)
