@@ -118,19 +118,24 @@ private:
   void decideInferredDirections();
   //--- The producer diagnostic's effects (see Effects.h) --------------------
   /// Device work on stream S at At writes Buf (a device buffer; OnCurrent:
-  /// a libtorch op, on the current stream).
+  /// a libtorch op, on the current stream; IfDevice: Buf is a helper's
+  /// parameter of unknown kind, device work only where the caller's
+  /// argument is device memory).
   void addProducer(const Stmt *At, const Expr *Buf, const StreamRef &S,
-                   bool OnCurrent = false);
-  /// A tensor a libtorch op writes as device work: known to be on the GPU,
-  /// or, in a helper's summary, a parameter of unknown device (the call
-  /// decides, addHelperProducers).
-  bool mayBeCudaTensor(const Expr *Root) {
-    Provenance P = F.provenanceOf(Root);
-    if (P == Provenance::Device)
-      return true;
+                   bool OnCurrent = false, bool IfDevice = false);
+  /// A buffer that device work writes only if it is device memory (a
+  /// libtorch op's tensor, the destination of a cudaMemcpyDefault copy):
+  /// known to be, or, in a helper's summary, a parameter of unknown kind
+  /// (the call decides, addHelperProducers).
+  bool mayBeDevice(const Expr *Root) {
+    return F.provenanceOf(Root) == Provenance::Device || deviceAtCall(Root);
+  }
+  /// In a helper's summary, a parameter of unknown kind: device memory or
+  /// not by the caller's argument.
+  bool deviceAtCall(const Expr *Root) {
     const auto *D = dyn_cast<DeclRefExpr>(strip(Root));
-    return R.SummaryMode && P == Provenance::Unknown && D &&
-           isa<ParmVarDecl>(D->getDecl());
+    return R.SummaryMode && F.provenanceOf(Root) == Provenance::Unknown &&
+           D && isa<ParmVarDecl>(D->getDecl());
   }
   /// The region of a device buffer a producer or a copy names: the
   /// buffer's alias class and the expression as written (`d`, `d + n`,
@@ -139,8 +144,17 @@ private:
   /// pipeline), and then no claim is made.
   /// Empty (untracked) for an offset or index that is not a constant:
   /// `d[i]` in a loop names another element each iteration.
+  /// A container's data accessor (`v.data()`, isDataAccessor) names the
+  /// whole container, as `v` does.
   std::string regionKey(const Expr *E, const Expr *Root) {
     const Expr *X = strip(E);
+    while (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (!M || !M->getIdentifier() || !isDataAccessor(M->getName()) ||
+          !MC->getImplicitObjectArgument())
+        break;
+      X = strip(MC->getImplicitObjectArgument());
+    }
     if (X != strip(Root) && !isa<ArraySubscriptExpr>(X))
       return "";
     for (const Expr *Y = X; Y;) {

@@ -302,6 +302,11 @@ void EffectBuilder::collectCallEffects() {
           if (E->SrcArg != NoArg && E->Struct == ParamsStructKind::None)
             addConsumer(C, arg(C, E->SrcArg), On);
           addStreamWork(C, On);
+          // Into a helper's parameter of unknown kind: device-to-host where
+          // the caller's argument is host memory, and device work writing
+          // it where it is device memory (`raft::copy_matrix`).
+          if (NeedsHost && deviceAtCall(Root))
+            addProducer(C, Root, On, /*OnCurrent=*/false, /*IfDevice=*/true);
           if (!Pageable || StrictMode) {
             addCopy(C, Root, Pageable, On, nullptr);
             Out.Copies.back()->NeedsHostDestination = NeedsHost;
@@ -336,7 +341,7 @@ void EffectBuilder::collectCallEffects() {
         Callee->getName().ends_with("_") && !changesOnlyMetadata(Callee->getName()) &&
         isTensorType(M->getImplicitObjectArgument()->getType()))
       if (const Expr *Obj = bufferRoot(M->getImplicitObjectArgument());
-          Obj && mayBeCudaTensor(Obj))
+          Obj && mayBeDevice(Obj))
         addProducer(C, Obj, F.currentStreamAt(C->getBeginLoc()),
                     /*OnCurrent=*/true);
     const FunctionDecl *Def =

@@ -135,6 +135,9 @@ struct Effect {
   const StreamRef *OnStream = nullptr;
   bool BlockingCopy = false; ///< Consume: the call returns after the copy
   bool OnCurrent = false; ///< Produce: on libtorch's current stream
+  /// Produce: into a helper's parameter of unknown kind, device work only
+  /// where the caller's argument is device memory (cudaMemcpyDefault).
+  bool IfDevice = false;
 };
 
 /// Everything the solver applies for one callable.

@@ -558,6 +558,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     HelperSummary::Production Pr;
     Pr.BufferParam = Buf->getFunctionScopeIndex();
     Pr.Torch = P.OnCurrent;
+    Pr.IfDevice = P.IfDevice;
     const ValueDecl *StreamRoot = P.Stream.K == StreamRef::Named &&
                                           P.Stream.Path.steps().empty()
                                       ? P.Stream.Path.rootDecl()

@@ -197,6 +197,9 @@ struct HelperSummary {
     unsigned StreamParam = 0;
     /// A libtorch op: device work only when the argument is a CUDA tensor.
     bool Torch = false;
+    /// A cudaMemcpyDefault copy into the parameter (`raft::copy_matrix`):
+    /// device work only when the argument is device memory.
+    bool IfDevice = false;
   };
   std::vector<Production> Produces;
   /// A lambda's device work writing a variable it captures (C++

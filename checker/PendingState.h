@@ -121,6 +121,8 @@ struct PendingProducer {
   const VarDecl *Var = nullptr;
   /// On libtorch's current stream (as the callable sees it).
   bool OnCurrent = false;
+  /// Into a helper's parameter of unknown kind (Effect::IfDevice).
+  bool IfDevice = false;
   /// Under which it was issued: `if (overlap) work(side); ... if (overlap)
   /// wait(main, side);` makes no claim on the path where neither ran.
   PathConditions Conditions;

@@ -221,7 +221,8 @@ bool onlyReadsThrough(const FunctionDecl *Fn, const ParmVarDecl *P,
 } // namespace
 
 void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
-                                const StreamRef &S, bool OnCurrent) {
+                                const StreamRef &S, bool OnCurrent,
+                                bool IfDevice) {
   const Expr *Root = Buf ? bufferRoot(Buf) : nullptr;
   if (!Root || S.K == StreamRef::Unknown)
     return;
@@ -236,6 +237,7 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
   Ev.Name = Root;
   Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.OnCurrent = OnCurrent;
+  Ev.IfDevice = IfDevice;
   if (const auto *D = dyn_cast<DeclRefExpr>(strip(Root)))
     Ev.Var = dyn_cast<VarDecl>(D->getDecl());
   Out.List.push_back(std::move(Ev));
@@ -246,7 +248,8 @@ void EffectBuilder::addHelperProducers(const CallExpr *C,
   for (const HelperSummary::Production &P : S.Produces) {
     const Expr *A = paramArg(C, static_cast<int>(P.BufferParam));
     const Expr *Root = A ? bufferRoot(A) : nullptr;
-    if (!Root || (P.Torch && F.provenanceOf(Root) != Provenance::Device))
+    if (!Root || ((P.Torch || P.IfDevice) &&
+                  F.provenanceOf(Root) != Provenance::Device))
       continue;
     StreamRef On =
         P.On == HelperSummary::Production::OnStreamParam
@@ -467,9 +470,9 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
     const Expr *Root = Dst ? bufferRoot(Dst) : nullptr;
     if (Root && Kind &&
         (*Kind == MemcpyHostToDevice || *Kind == MemcpyDeviceToDevice ||
-         (*Kind == MemcpyDefault &&
-          F.provenanceOf(Root) == Provenance::Device)))
-      addProducer(C, Dst, S);
+         (*Kind == MemcpyDefault && mayBeDevice(Root))))
+      addProducer(C, Dst, S, /*OnCurrent=*/false,
+                  /*IfDevice=*/*Kind == MemcpyDefault && deviceAtCall(Root));
     return;
   }
   case ApiRole::StreamOrdered: // cudaMemsetAsync writes its target

@@ -360,6 +360,7 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.Stream = *Ev.OnStream;
   P.Var = Ev.Var;
   P.OnCurrent = Ev.OnCurrent;
+  P.IfDevice = Ev.IfDevice;
   P.Conditions.Sets = {St.Assumed};
   // A new instance: no earlier record, wait or query covers it.
   for (auto It = St.EventProducers.begin(); It != St.EventProducers.end();) {

@@ -35,7 +35,8 @@
 //                 inferred direction: to the host only where the argument
 //                 is host memory)}],
 //     "produces": [{"param", "on": "param" | "current" | "legacy",
-//                   "streamParam", "torch"}],
+//                   "streamParam", "torch", "ifDevice" (absent: false;
+//                   a cudaMemcpyDefault copy: only into device memory)}],
 //     "consumes": [{"param", "on": "param" | "legacy", "streamParam",
 //                   "blocking"}] (HelperSummary::Consumes),
 //     "captureStreams": [<stream>], "namedBufferStreams",
@@ -417,7 +418,8 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
                               {"on", On},
                               {"streamParam",
                                static_cast<int64_t>(P.StreamParam)},
-                              {"torch", P.Torch}});
+                              {"torch", P.Torch},
+                              {"ifDevice", P.IfDevice}});
   }
   O["produces"] = std::move(Produces);
   Array Consumes;

@@ -590,6 +590,7 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
       HelperSummary::Production Pr;
       Pr.BufferParam = static_cast<unsigned>(*Buf);
       Pr.Torch = P->getBoolean("torch").value_or(false);
+      Pr.IfDevice = P->getBoolean("ifDevice").value_or(false);
       if (On == "param" && SP && *SP >= 0) {
         Pr.On = HelperSummary::Production::OnStreamParam;
         Pr.StreamParam = static_cast<unsigned>(*SP);

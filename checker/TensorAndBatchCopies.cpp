@@ -167,14 +167,14 @@ void EffectBuilder::collectTorchCopy(const CallExpr *C, const ApiEntry &E) {
   if (Name == "copy_") {
     const Expr *Src = arg(C, 0);
     const Expr *SrcRoot = Src ? bufferRoot(Src) : nullptr;
-    if (ObjRoot && mayBeCudaTensor(ObjRoot)) // on the current stream
+    if (ObjRoot && mayBeDevice(ObjRoot)) // on the current stream
       addProducer(C, ObjRoot, Current, /*OnCurrent=*/true);
     if (!Async) {
       if (OnDevice(SrcRoot)) {
         addConsumer(C, SrcRoot, Current, /*Blocking=*/true);
         BlockingSync();
         DeviceWrites.insert(C);
-      } else if (ObjRoot && !mayBeCudaTensor(ObjRoot) &&
+      } else if (ObjRoot && !mayBeDevice(ObjRoot) &&
                  MayBeOnDevice(SrcRoot)) {
         addBarrier(C); // hc.copy_(c): a blocking copy out of the GPU, maybe
       }

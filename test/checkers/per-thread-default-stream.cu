@@ -92,6 +92,14 @@ class cuda_stream_pool {
 public:
   cuda_stream_view get_stream() const noexcept;
 };
+template <typename T> class device_uvector {
+public:
+  device_uvector(unsigned long n, cuda_stream_view s);
+  T *data() noexcept { return data_; }
+
+private:
+  T *data_;
+};
 } // namespace rmm
 
 void poolStreamThenBlockingCopy(rmm::cuda_stream_pool &pool, float *h, float *d) {
@@ -108,4 +116,35 @@ void poolStreamSynchronized(rmm::cuda_stream_pool &pool, float *h, float *d) {
   fill<<<1, 64, 0, s>>>(d);
   cudaStreamSynchronize(s);
   cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+// raft's Copy2DAsync test before 4e218c5964: raft::copy_matrix copies with
+// cudaMemcpyDefault into a device_uvector on a pool stream; the blocking
+// copy that reads it back runs on the per-thread default stream. A
+// container's data() names the whole container.
+template <typename T>
+void copy_matrix(T *dst, unsigned long dpitch, const T *src,
+                 unsigned long spitch, unsigned long width,
+                 unsigned long height, rmm::cuda_stream_view stream) {
+  cudaMemcpy2DAsync(dst, dpitch * sizeof(T), src, spitch * sizeof(T),
+                    width * sizeof(T), height, cudaMemcpyDefault, stream);
+}
+
+void copyMatrixThenBlockingCopy(rmm::cuda_stream_pool &pool, float *h) {
+  auto stream = pool.get_stream();
+  rmm::device_uvector<float> d_src(256, stream);
+  rmm::device_uvector<float> d_dst(256, stream);
+  copy_matrix(d_dst.data(), 8, d_src.data(), 8, 5, 4, stream);
+  cudaMemcpy(h, d_dst.data(), 128, cudaMemcpyDeviceToHost);
+  // PTDS: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd_dst' on the per-thread default stream may read it before the work that writes it on stream 'stream' has finished
+  // PTDS: :[[@LINE-3]]:3: note: 'd_dst' is written on stream 'stream' here
+}
+
+void copyMatrixSynchronized(rmm::cuda_stream_pool &pool, float *h) {
+  auto stream = pool.get_stream();
+  rmm::device_uvector<float> d_src(256, stream);
+  rmm::device_uvector<float> d_dst(256, stream);
+  copy_matrix(d_dst.data(), 8, d_src.data(), 8, 5, 4, stream);
+  cudaStreamSynchronize(stream);
+  cudaMemcpy(h, d_dst.data(), 128, cudaMemcpyDeviceToHost);
 }

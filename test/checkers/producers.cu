@@ -630,6 +630,65 @@ void helperProducesOnItsOwnStream(float *h, float *d) {
   cudaStreamSynchronize(s2);
 }
 
+// A cudaMemcpyDefault copy into a pointer parameter infers its direction
+// from the caller's argument: device work writing it where that argument
+// is device memory (raft::copy_matrix), a device-to-host copy where it is
+// host memory, nothing where its kind is unknown.
+static void copyDefault(float *dst, const float *src, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, 64, cudaMemcpyDefault, s);
+}
+template <class T> void copyDefaultT(T *dst, const T *src, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, 64, cudaMemcpyDefault, s);
+}
+
+void helperCopiesIntoDevice(float *h, const float *src) {
+  float *d;
+  cudaMalloc(&d, 64);
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  copyDefault(d, src, s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on stream 's' here
+}
+
+void templateHelperCopiesIntoDevice(float *h, const float *src) {
+  float *d;
+  cudaMalloc(&d, 64);
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  copyDefaultT(d, src, s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'd' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+}
+
+void helperCopiesIntoDeviceThenSync(float *h, const float *src) {
+  float *d;
+  cudaMalloc(&d, 64);
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  copyDefault(d, src, s);
+  cudaStreamSynchronize(s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
+void helperCopiesIntoPinned(float *h, const float *src) {
+  float *p;
+  cudaMallocHost(&p, 64);
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  copyDefault(p, src, s);
+  cudaStreamSynchronize(s);
+  cudaMemcpy(h, p, 64, cudaMemcpyDefault);
+}
+
+void helperCopiesIntoUnknown(float *h, float *d, const float *src) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  copyDefault(d, src, s);
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+
 //===--- Found by trying to break it: correct code, silent ----------------===//
 
 // The event covers the last write whichever way the loop went.
