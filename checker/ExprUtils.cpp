@@ -716,6 +716,38 @@ const Expr *singleReturnValue(const CXXMemberCallExpr *MC) {
   return Ret ? strip(Ret->getRetValue()) : nullptr;
 }
 
+static void collectReturns(const Stmt *S,
+                           llvm::SmallVectorImpl<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return; // a nested lambda's returns are its own
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    Out.push_back(R);
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+
+const VarDecl *staticReturned(const CallExpr *C) {
+  const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def ||
+      Def->getReturnType()->isReferenceType())
+    return nullptr;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual())
+    return nullptr;
+  llvm::SmallVector<const ReturnStmt *, 4> Returns;
+  collectReturns(Def->getBody(), Returns);
+  const VarDecl *Out = nullptr;
+  for (const ReturnStmt *R : Returns) {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(R->getRetValue()));
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !V->hasGlobalStorage() || V->getType()->isReferenceType() ||
+        (Out && V->getCanonicalDecl() != Out))
+      return nullptr;
+    Out = V->getCanonicalDecl();
+  }
+  return Out;
+}
+
 /// A member function whose visible body is `return *this;` or `return
 /// this;`, through casts (a CRTP base's `D &self() { return
 /// static_cast<D &>(*this); }`): the object it is called on.

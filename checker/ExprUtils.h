@@ -215,6 +215,14 @@ capturedVars(const CXXMethodDecl *Lambda);
 /// override may return another); stripped (see strip). Else null.
 const Expr *singleReturnValue(const CXXMemberCallExpr *MC);
 
+/// The variable of static storage duration (a global, a static data
+/// member, a function's static local) that every return statement of C's
+/// callee returns by value, when its visible body has at least one and
+/// the callee is not virtual (`cudaStream_t stream() { static cudaStream_t
+/// s = make(); return s; }`): each call yields that variable's value. Else
+/// null.
+const VarDecl *staticReturned(const CallExpr *C);
+
 /// `this`, or `*this` (`(*this).wait()`), also through a member function
 /// that returns its own object (`self()` of a CRTP base).
 bool isThis(const Expr *E);

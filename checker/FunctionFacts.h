@@ -311,6 +311,10 @@ public:
   bool isNonBlockingStream(const AccessPath &Stream) const {
     return NonBlockingStreams.count(Stream) != 0;
   }
+  /// A named stream whose handle is a member or global (StreamOrigins: the
+  /// same in every callable of the unit) every write of which creates a
+  /// stream: Created, its Origin and, for cudaStreamNonBlocking, NonBlocking.
+  void applyOrigin(StreamRef &S) const;
 
   /// The provenance of a buffer root (bufferRoot): its alias class's,
   /// or its declaration's (a std::vector, a local array).

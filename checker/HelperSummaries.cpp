@@ -36,6 +36,10 @@ bool outlivesCall(const Expr *E) {
   if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
       MC && trivialAccessorResult(MC))
     return outlivesCall(MC->getImplicitObjectArgument());
+  // An accessor of a static variable, called alike by the caller.
+  if (const auto *C = dyn_cast_or_null<CallExpr>(E);
+      C && C->getNumArgs() == 0 && staticReturned(C))
+    return true;
   bool Member = false;
   while (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
     E = strip(M->getBase());
@@ -386,10 +390,14 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     Sd.EventParam = Param;
     newSeed(Out, std::move(Sd));
   };
+  // (And events it makes a stream wait for: WaitsEvents.)
   for (const CallExpr *C : F.Calls) {
     const ApiEntry *E = F.lookup(C);
-    const Expr *Ev = E && synchronizesEventArg(E->Role) ? arg(C, E->EventArg)
-                                                        : nullptr;
+    const Expr *Ev = E && (synchronizesEventArg(E->Role) ||
+                           (E->Role == ApiRole::NotASync &&
+                            E->EventArg != NoArg))
+                         ? arg(C, E->EventArg)
+                         : nullptr;
     if (!Ev)
       continue;
     int Param = -1;
@@ -782,6 +790,11 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
           !J.Signaler.sameStream(J.Waiter))
         S->JoinsStreams.push_back(J);
     }
+    // An event seed: the event as the caller recorded it.
+    for (unsigned Id : Wait.Covered)
+      if (const SummarySeed *Sd = E.Copies[Id]->Seed; Sd && Sd->isEventSeed())
+        S->WaitsEvents.push_back(
+            {J.WaiterParam, J.Waiter, Sd->EventParam, {Sd->Event, Sd->EventName}});
   }
   // The heap object every return statement returns, built from parameters.
   for (const Expr *V : ReturnedValues) {

@@ -118,6 +118,19 @@ struct HelperSummary {
     StreamRef Signaler;
   };
   std::vector<StreamJoin> JoinsStreams;
+  /// Streams the helper makes wait, on every path, for an event as the
+  /// caller last recorded it (`void after(cudaStream_t w, cudaEvent_t e) {
+  /// cudaStreamWaitEvent(w, e, 0); }`; not a record of its own first: that
+  /// is a join): at the caller, cudaStreamWaitEvent of those (Solver::
+  /// waitEvent). The stream a parameter (index) or named as in JoinsStreams,
+  /// the event a parameter (index) or named as in SyncsEvents. Not exported.
+  struct EventWait {
+    int WaiterParam = -1;
+    StreamRef Waiter;
+    int EventParam = -1;
+    EventRef Event;
+  };
+  std::vector<EventWait> WaitsEvents;
   /// Every return statement returns a heap object the helper builds from
   /// its parameters, unchanged (`return std::make_unique<Fence>(s);`,
   /// `return new Fence(s);`, or a local holding one: heapConstruction,

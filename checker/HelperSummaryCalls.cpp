@@ -186,6 +186,7 @@ bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
   } else {
     S.Path = F.handleValue(S.Path); // `g.s_` of `Guard g(s)` is s
     S.NonBlocking = F.isNonBlockingStream(S.Path);
+    F.applyOrigin(S); // a member's or global's origin holds unit-wide
     S.Elements.reset(); // the helper's loops are not the caller's
   }
   return true;
@@ -489,6 +490,16 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
   else
     applyNamedAccesses(Sv, St, *S, C, nullptr, Where, AccessKind::UsedByCallee,
                        C->getDirectCallee());
+  // Waits for the caller's events first: where the helper synchronized the
+  // waiting stream after its wait, the sync then covers what the event did.
+  for (const HelperSummary::EventWait &W : S->WaitsEvents) {
+    std::optional<StreamRef> Waiter =
+        streamAtCall(F, W.WaiterParam, W.Waiter, C, Lambda);
+    std::optional<AccessPath> Event =
+        eventAtCall(F, W.EventParam, W.Event, C, Lambda);
+    if (Waiter && Event)
+      Sv.waitEvent(St, *Waiter, *Event, Where);
+  }
   for (StreamRef Synced : S->SyncsStreams)
     if (streamAtCall(F, Synced, C, Lambda))
       Sv.syncStream(St, Synced, Where);

@@ -33,7 +33,9 @@ StreamRef FunctionFacts::streamOf(const Expr *E) {
 
 /// The member or global whose every write StreamOrigins reads, for a
 /// handle path: its last member (`this->s_`, `h->stream`, `streams_[i]`),
-/// or a global root without members; else null.
+/// or a global root without members (a function's static local included),
+/// or the one such variable an accessor call returns (`io::stream()`:
+/// staticReturned); else null.
 static const ValueDecl *memberOrGlobal(const AccessPath &P) {
   llvm::ArrayRef<PathStep> Steps = P.steps();
   while (!Steps.empty() && Steps.back().K == PathStep::Index)
@@ -42,9 +44,11 @@ static const ValueDecl *memberOrGlobal(const AccessPath &P) {
     return Steps.back().K == PathStep::Call
                ? nullptr
                : dyn_cast_or_null<FieldDecl>(Steps.back().Member);
+  if (P.rootKind() == AccessPath::RootKind::Call)
+    return staticReturned(P.rootCall());
   const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
   return P.rootKind() == AccessPath::RootKind::Decl && V &&
-                 V->hasGlobalStorage() && !V->isStaticLocal()
+                 V->hasGlobalStorage()
              ? V
              : nullptr;
 }
@@ -191,18 +195,21 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
       S.Created = true;
       S.NonBlocking |= A->PoolNonBlocking;
     }
-  if (!S.Created && Origins)
-    if (const ValueDecl *D = memberOrGlobal(S.Path)) {
-      StreamOrigin O = Origins->originOf(D);
-      if (O != StreamOrigin::Unknown) {
-        S.Created = true;
-        S.Origin = D;
-        S.NonBlocking |= O == StreamOrigin::CreatedNonBlocking;
-      }
-    }
+  if (!S.Created)
+    applyOrigin(S);
   if (!S.Created)
     S.Supplied = suppliedHandle(S.Path);
   return S;
+}
+
+void FunctionFacts::applyOrigin(StreamRef &S) const {
+  const ValueDecl *D = Origins ? memberOrGlobal(S.Path) : nullptr;
+  StreamOrigin O = D ? Origins->originOf(D) : StreamOrigin::Unknown;
+  if (O == StreamOrigin::Unknown)
+    return;
+  S.Created = true;
+  S.Origin = D;
+  S.NonBlocking |= O == StreamOrigin::CreatedNonBlocking;
 }
 
 bool FunctionFacts::handleWrittenHere(const AccessPath &P) const {

@@ -20,7 +20,9 @@ namespace clang::tidy::cuda {
 namespace {
 
 /// The member or global a stream-handle lvalue names: `s_`, `h->stream`,
-/// `g_stream`, an element of an array of them (`streams_[i]`); else null.
+/// `g_stream`, a function's static local (`static cudaStream_t s`, reached
+/// by callers through an accessor: staticReturned), an element of an array
+/// of them (`streams_[i]`); else null.
 const ValueDecl *handleDecl(const Expr *E) {
   if (!E)
     return nullptr;
@@ -35,7 +37,7 @@ const ValueDecl *handleDecl(const Expr *E) {
     D = dyn_cast<FieldDecl>(M->getMemberDecl());
   else if (const auto *R = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(R->getDecl());
-        V && V->hasGlobalStorage() && !V->isStaticLocal())
+        V && V->hasGlobalStorage())
       D = V;
   if (!D)
     return nullptr;
@@ -224,11 +226,13 @@ public:
     return true;
   }
 
+  /// An initialiser is a write: `static cudaStream_t s = [] { ...;
+  /// cudaStreamCreateWithFlags(&t, f); return t; }();` a creation.
   bool VisitVarDecl(VarDecl *V) {
     if (const ValueDecl *D = handleDecl(nullptr, V);
-        D && V->hasGlobalStorage() && !V->isStaticLocal() && V->getInit() &&
+        D && V->hasGlobalStorage() && V->getInit() &&
         !isNullHandle(V->getInit(), Ctx))
-      unknown(D);
+      assigned(D, V->getInit());
     return true;
   }
 

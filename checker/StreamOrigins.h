@@ -42,8 +42,8 @@ class StreamOrigins {
 public:
   StreamOrigins(ASTContext &Ctx, const ApiModel &Model)
       : Ctx(Ctx), Model(Model) {}
-  /// What member or global D (a FieldDecl, or a VarDecl of static storage)
-  /// holds: Unknown for anything else. For one of a class whose conversion
+  /// What member or global D (a FieldDecl, or a VarDecl of static storage,
+  /// a function's static local included) holds: Unknown for anything else. For one of a class whose conversion
   /// to a stream handle returns one of its members (a project's RAII
   /// stream), what that member holds.
   StreamOrigin originOf(const ValueDecl *D);

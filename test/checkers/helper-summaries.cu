@@ -686,6 +686,56 @@ float copyAfterTheJoin(float *h, const float *d, cudaStream_t main,
   // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
 }
 
+// A helper that makes a stream wait for an event the caller recorded
+// (`after(waiter, e)`, a namespace's ordering helper): a later host sync of
+// the waiter covers what the event covers (the fourth adversarial round's
+// program 31, as a host read).
+static void afterEvent(cudaStream_t waiter, cudaEvent_t e) {
+  cudaStreamWaitEvent(waiter, e, 0);
+}
+static void markEvent(cudaEvent_t e, cudaStream_t s) { cudaEventRecord(e, s); }
+float copyMarkedWaitedThenSyncWaiter(float *h, const float *d,
+                                     cudaStream_t main, cudaStream_t side,
+                                     cudaEvent_t ev) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, side);
+  markEvent(ev, side);
+  afterEvent(main, ev);
+  cudaStreamSynchronize(main);
+  return h[0];
+  // DEPTH0: :[[@LINE-1]]:10: warning: 'h' is read before
+}
+float copyRecordedWaitedThenSyncWaiter(float *h, const float *d,
+                                       cudaStream_t main, cudaStream_t side,
+                                       cudaEvent_t ev) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, side);
+  cudaEventRecord(ev, side);
+  afterEvent(main, ev);
+  cudaStreamSynchronize(main);
+  return h[0];
+  // DEPTH0: :[[@LINE-1]]:10: warning: 'h' is read before
+}
+float eventMarkedBeforeTheCopy(float *h, const float *d, cudaStream_t main,
+                               cudaStream_t side, cudaEvent_t ev) {
+  markEvent(ev, side);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, side);
+  afterEvent(main, ev);
+  cudaStreamSynchronize(main);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+  // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
+}
+float waitedButOtherStreamSynced(float *h, const float *d, cudaStream_t main,
+                                 cudaStream_t side, cudaStream_t third,
+                                 cudaEvent_t ev) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, side);
+  cudaEventRecord(ev, side);
+  afterEvent(main, ev);
+  cudaStreamSynchronize(third);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+  // DEPTH0: :[[@LINE-2]]:10: warning: 'h' is read before
+}
+
 void joinedButNotSynced(cudaStream_t s, float *h, const float *d) {
   copyOnOwnStreamJoined(s, h, d);
   consumeValue(h[0]);

@@ -214,6 +214,82 @@ void factoryBlockingThenSyncLegacy(float *h, const float *d) {
   consume(h[0]);
 }
 
+// A stream a function's static local holds, created once, reached through
+// that function (`io::stream()`; the third adversarial round's program 30),
+// or a global its accessor returns: its flags go with it, inline and
+// through a helper that copies on it.
+namespace io {
+static cudaStream_t stream() {
+  static cudaStream_t s = [] {
+    cudaStream_t t;
+    cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking);
+    return t;
+  }();
+  return s;
+}
+static cudaStream_t blockingStream() {
+  static cudaStream_t s;
+  static bool made = false;
+  if (!made) {
+    cudaStreamCreate(&s);
+    made = true;
+  }
+  return s;
+}
+cudaStream_t global;
+void makeGlobal() { cudaStreamCreateWithFlags(&global, cudaStreamNonBlocking); }
+static cudaStream_t globalStream() { return global; }
+static void fetch(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, stream());
+}
+static void fetchOnGlobal(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost, global);
+}
+} // namespace io
+
+void staticLocalNonBlockingThenSyncLegacy(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost,
+                  io::stream());
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void staticLocalBlockingThenSyncLegacy(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost,
+                  io::blockingStream());
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+}
+
+void globalAccessorNonBlockingThenSyncLegacy(float *h, const float *d) {
+  cudaMemcpyAsync(h, d, N * sizeof(float), cudaMemcpyDeviceToHost,
+                  io::globalStream());
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void helperOnStaticLocalThenSyncLegacy(float *h, const float *d) {
+  io::fetch(h, d);
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void helperOnGlobalThenSyncLegacy(float *h, const float *d) {
+  io::fetchOnGlobal(h, d);
+  cudaStreamSynchronize(0);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+
+void helperOnStaticLocalThenSyncIt(float *h, const float *d) {
+  io::fetch(h, d);
+  cudaStreamSynchronize(io::stream());
+  consume(h[0]);
+}
+
 void nonBlockingStreamThenSyncItself(float *h, const float *d) {
   cudaStream_t s;
   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
