@@ -130,6 +130,9 @@ AccessPath AccessPath::of(const Expr *E) {
   // pointer q ([unique.ptr.single.observers]: `operator->()` returns get()).
   if (const Expr *Held = smartPointerHeld(E))
     return of(Held);
+  // `*o` / `o.value()` of a std::optional holding a handle: o's storage.
+  if (const Expr *Held = optionalHeld(E))
+    return of(Held);
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C); MC && Callee) {

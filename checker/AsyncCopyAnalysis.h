@@ -372,6 +372,11 @@ private:
   uint64_t Wasted = 0;
   HelperSummary *tooCostly();
   std::unique_ptr<HelperSummary> TooCostlySummary;
+  /// What a recursive call of Def meets while Def's summary is computed:
+  /// a summary that does nothing (see summary()).
+  const HelperSummary *recursionSummary(const FunctionDecl *Def);
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HelperSummary>>
+      RecursionSummaries;
   llvm::DenseMap<const FunctionDecl *, bool> SetsCurrentStream;
   std::unique_ptr<StreamOrigins> Origins;
   std::unique_ptr<CallerContexts> Contexts;

@@ -46,6 +46,54 @@ bool changesOnlyMetadata(llvm::StringRef Method) {
       Method);
 }
 
+/// The call operators of a callable object's class and of its bases (a
+/// visitor `struct overloaded : Ts... { using Ts::operator()...; }`), each
+/// instantiation of a template one (a generic lambda's), into Out.
+void callOperators(const CXXRecordDecl *RD,
+                   llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+                   unsigned Depth = 0) {
+  if (!RD || !RD->hasDefinition() || Depth > 4)
+    return;
+  DeclarationName Name =
+      RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
+  for (const NamedDecl *D : RD->lookup(Name)) {
+    if (const auto *M = dyn_cast<CXXMethodDecl>(D))
+      Out.push_back(M);
+    else if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+      for (const FunctionDecl *Spec : T->specializations())
+        Out.push_back(Spec);
+  }
+  for (const CXXBaseSpecifier &B : RD->bases())
+    callOperators(B.getType()->getAsCXXRecordDecl(), Out, Depth + 1);
+}
+
+/// std::visit ([variant.visit]), std::invoke and std::apply call their
+/// callable argument before they return, std::visit through the call
+/// operator the variant's alternative picks at run time: a call of one of
+/// several targets. Where one of them may order device work (or is not
+/// visible), the call is one of an unknown target (it may synchronize
+/// anything); where none may, it stays a function handed a lambda.
+bool callsCallableThatMayOrder(const CallExpr *C, const FunctionDecl *Callee,
+                               const ApiModel &Model, ASTContext &Ctx,
+                               unsigned Depth, StreamOrderingCache &Cache) {
+  if (!isStdFunction(Callee, {"visit", "invoke", "invoke_r", "apply"}) ||
+      C->getNumArgs() == 0)
+    return false;
+  QualType T = C->getArg(0)->getType().getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false; // a function: followed, or not, as any call of it
+  llvm::SmallVector<const FunctionDecl *, 4> Ops;
+  callOperators(RD, Ops);
+  if (Ops.empty())
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return llvm::any_of(Ops, [&](const FunctionDecl *Op) {
+    const FunctionDecl *Def = summarizable(Op, SM);
+    return !Def || orderingFactsOf(Def, Model, Ctx, Depth, Cache).Orders;
+  });
+}
+
 } // namespace
 
 CopySite *CallableEffects::newCopy(CallableRun &R) {
@@ -351,7 +399,10 @@ void EffectBuilder::collectCallEffects() {
     // A call through a pointer, a std::function or a virtual function:
     // any target, so it may synchronize anything (even where another
     // unit's summary of one target exists).
-    if (!Def && callsUnknownTarget(C, Callee)) {
+    if (!Def && (callsUnknownTarget(C, Callee) ||
+                 callsCallableThatMayOrder(C, Callee, F.Model, Ctx,
+                                           R.options().MaxHelperDepth,
+                                           R.Owner.orderingCache()))) {
       Effect Ev(Effect::UnknownCall);
       Ev.Anchor = C;
       Out.List.push_back(std::move(Ev));

@@ -41,6 +41,35 @@ const Expr *smartPointerHeld(const Expr *E) {
   return M && isStdSmartPointer(M->getParent()) ? Object : nullptr;
 }
 
+void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S) || isa<DeclStmt>(S))
+    return; // a nested lambda's or local class's returns are their own
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    Out.push_back(R);
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+
+bool isStdOptional(QualType T) {
+  const auto *R = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return R && R->isInStdNamespace() && R->getIdentifier() &&
+         R->getName() == "optional";
+}
+
+const Expr *optionalHeld(const Expr *E) {
+  const Expr *Object = nullptr;
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      Op && (Op->getOperator() == OO_Star || Op->getOperator() == OO_Arrow) &&
+      Op->getNumArgs() == 1)
+    Object = Op->getArg(0);
+  else if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+           MC && MC->getNumArgs() == 0 && MC->getMethodDecl() &&
+           MC->getMethodDecl()->getIdentifier() &&
+           MC->getMethodDecl()->getName() == "value")
+    Object = MC->getImplicitObjectArgument();
+  return Object && isStdOptional(Object->getType()) ? Object : nullptr;
+}
+
 bool isForwardingParam(const FunctionDecl *F, unsigned N) {
   const FunctionDecl *P = F->getTemplateInstantiationPattern();
   if (!P || P->getNumParams() == 0)
@@ -716,16 +745,6 @@ const Expr *singleReturnValue(const CXXMemberCallExpr *MC) {
   return Ret ? strip(Ret->getRetValue()) : nullptr;
 }
 
-static void collectReturns(const Stmt *S,
-                           llvm::SmallVectorImpl<const ReturnStmt *> &Out) {
-  if (!S || isa<LambdaExpr>(S))
-    return; // a nested lambda's returns are its own
-  if (const auto *R = dyn_cast<ReturnStmt>(S))
-    Out.push_back(R);
-  for (const Stmt *Child : S->children())
-    collectReturns(Child, Out);
-}
-
 const VarDecl *staticReturned(const CallExpr *C) {
   const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
   const FunctionDecl *Def = nullptr;
@@ -734,7 +753,7 @@ const VarDecl *staticReturned(const CallExpr *C) {
     return nullptr;
   if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isVirtual())
     return nullptr;
-  llvm::SmallVector<const ReturnStmt *, 4> Returns;
+  std::vector<const ReturnStmt *> Returns;
   collectReturns(Def->getBody(), Returns);
   const VarDecl *Out = nullptr;
   for (const ReturnStmt *R : Returns) {

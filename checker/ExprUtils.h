@@ -52,6 +52,14 @@ HeapConstruction heapConstruction(const Expr *E);
 /// `p.operator->()` or `p.get()` of such a smart pointer p (E stripped):
 /// p, which names the object it holds as a raw pointer would; else null.
 const Expr *smartPointerHeld(const Expr *E);
+/// `*o`, `o.value()` or `o.operator->()` of a std::optional o (E stripped):
+/// o, whose storage holds the value ([optional.observe]); else null.
+const Expr *optionalHeld(const Expr *E);
+/// Is T a std::optional?
+bool isStdOptional(QualType T);
+/// Collects the return statements of a body, not those of lambdas or local
+/// classes in it.
+void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out);
 
 /// A class that stands for one stream: it converts implicitly to a stream
 /// handle (`operator cudaStream_t()`: rmm::cuda_stream_view,

@@ -380,8 +380,10 @@ public:
 
   /// For a call of a helper (a visible body outside system headers) whose
   /// every return statement returns the same pointer parameter
-  /// (`float *download(float *p, ...) { ...; return p; }`): the argument
-  /// for it; for `std::exchange(a, v)` of buffer pointers, `a`. Else null.
+  /// (`float *download(float *p, ...) { ...; return p; }`; a stream or
+  /// event handle the body never changes, `return e;`), or a std::optional
+  /// of it with `return std::nullopt;` on other paths: the argument for
+  /// it; for `std::exchange(a, v)` of buffer pointers, `a`. Else null.
   const Expr *returnedArgument(const Expr *E) const;
   /// For a call E of a helper (a visible body outside system headers) whose
   /// every return statement returns an aggregate initialised with the same

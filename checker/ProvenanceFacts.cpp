@@ -157,17 +157,41 @@ const Expr *FunctionFacts::allocTarget(const CallExpr *C,
 }
 
 namespace {
-/// Collects the return statements of a body, not those of lambdas or local
-/// classes in it.
-void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {
-  if (!S || isa<LambdaExpr>(S) || isa<DeclStmt>(S))
-    return;
-  if (const auto *R = dyn_cast<ReturnStmt>(S))
-    Out.push_back(R);
-  for (const Stmt *Child : S->children())
-    collectReturns(Child, Out);
-}
 } // namespace
+
+/// Is every use of P in Body a read of its value, or the argument that a
+/// std::optional is constructed from (`return e;` into
+/// std::optional<cudaEvent_t>, whose converting constructor takes `U&&`,
+/// which ExprMutationAnalyzer would count as a change)?
+static bool onlyRead(const ParmVarDecl *P, const Stmt *Body) {
+  ParentMap PM(const_cast<Stmt *>(Body));
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+    const auto *D = dyn_cast<DeclRefExpr>(S);
+    if (!D || D->getDecl() != P)
+      continue;
+    const Stmt *Up = PM.getParentIgnoreParens(D);
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
+        C && C->getCastKind() == CK_LValueToRValue)
+      continue;
+    // `return e;` treats e as an xvalue first ([class.copy.elision]).
+    while (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up)) {
+      if (C->getCastKind() != CK_NoOp)
+        break;
+      Up = PM.getParentIgnoreParens(C);
+    }
+    if (const auto *K = dyn_cast_or_null<CXXConstructExpr>(Up);
+        K && isStdOptional(K->getType()) && K->getNumArgs() == 1)
+      continue;
+    return false;
+  }
+  return true;
+}
 
 std::vector<const Expr *> FunctionFacts::returnedValues() const {
   std::vector<const ReturnStmt *> Returns;
@@ -186,20 +210,36 @@ const Expr *FunctionFacts::returnedArgument(const Expr *E) const {
   const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isTemplated() ||
-      !Def->getReturnType()->isPointerType() ||
       isToolchainCode(Def, Ctx.getSourceManager()))
+    return nullptr;
+  bool Optional = isStdOptional(Def->getReturnType());
+  if (!Def->getReturnType()->isPointerType() && !Optional)
     return nullptr;
   std::vector<const ReturnStmt *> Returns;
   collectReturns(Def->getBody(), Returns);
   const ParmVarDecl *Param = nullptr;
   for (const ReturnStmt *R : Returns) {
-    const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(R->getRetValue()));
+    const Expr *V = strip(R->getRetValue());
+    // Into a std::optional (`std::optional<cudaEvent_t> fetch(..)`): its
+    // converting constructor; `return std::nullopt;` returns no value.
+    if (const auto *K = dyn_cast_or_null<CXXConstructExpr>(V);
+        Optional && K && K->getNumArgs() == 1)
+      V = strip(K->getArg(0));
+    const auto *T = V ? V->getType()->getAsCXXRecordDecl() : nullptr;
+    if (Optional && T && T->isInStdNamespace() && T->getIdentifier() &&
+        T->getName() == "nullopt_t")
+      continue;
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(V);
     const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
-    if (!P || (Param && P != Param))
+    if (!P || !P->getType()->isPointerType() || (Param && P != Param))
       return nullptr;
     Param = P;
   }
-  if (!Param)
+  // A stream or event handle is a value: the parameter must still hold the
+  // argument's (a buffer pointer moved within its buffer is that buffer).
+  if (!Param || ((isStreamType(Param->getType()) ||
+                  isEventType(Param->getType())) &&
+                 !onlyRead(Param, Def->getBody())))
     return nullptr;
   for (unsigned I = 0; I < Def->getNumParams(); ++I)
     if (Def->getParamDecl(I) == Param)

@@ -309,6 +309,9 @@ AccessPath FunctionFacts::handleValue(const AccessPath &P) const {
     const Expr *Init = handleInit(Value);
     if (!Init)
       break;
+    // A call returning its argument (`cudaEvent_t e2 = recordAfter(.., e)`).
+    if (const Expr *Arg = returnedArgument(Init))
+      Init = Arg;
     AccessPath Next = AccessPath::of(Init);
     if (Next.rootKind() != AccessPath::RootKind::Decl &&
         Next.rootKind() != AccessPath::RootKind::This)
@@ -335,6 +338,14 @@ const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
     if (const auto *C = dyn_cast_or_null<CallExpr>(Init))
       if (const ApiEntry *A = lookup(C); A && A->Role == ApiRole::PoolStream)
         return nullptr;
+    // A std::optional of a handle (`auto ev = fetch(..)`): the value it is
+    // constructed from.
+    if (isStdOptional(V->getType())) {
+      if (const auto *K = dyn_cast_or_null<CXXConstructExpr>(Init);
+          K && K->getNumArgs() == 1 && !K->getArg(0)->getType()->isRecordType())
+        return strip(K->getArg(0));
+      return Init;
+    }
     return !V->getType()->isRecordType() ||
                    isStreamWrapper(V->getType()->getAsCXXRecordDecl())
                ? Init

@@ -17,6 +17,7 @@
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 
 #include <cstdlib>
+#include <optional>
 #include <utility>
 #include <cuda_runtime.h>
 void consumeValue(float v);
@@ -308,4 +309,68 @@ void constructorBodyChangesMember(float *h, const float *d, cudaStream_t s,
   consumeValue(h[0]);
   // CHECK: :[[@LINE-1]]:16: warning: 'h' is read before
   // CHECK: :[[@LINE-3]]:3: note: this synchronizes stream 'g.s_', not stream 's', the copy's stream
+}
+
+// A helper that returns the handle it was given (`return e;`, or as a
+// std::optional with `return std::nullopt;` on a path that copied
+// nothing): the call's value is the argument, so a sync of the local it
+// initialises (`*ev`, `ev.value()` of a std::optional) is a sync of that
+// event. (The third adversarial round's program 02 records only on the
+// path that copies; a record on some paths is not in a summary, and that
+// program is still warned.)
+static cudaEvent_t fetchAndRecord(float *h, const float *d, cudaStream_t s,
+                                  cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  return e;
+}
+static std::optional<cudaEvent_t> fetchIfAny(float *h, const float *d, int n,
+                                             cudaStream_t s, cudaEvent_t e) {
+  if (n > 0)
+    cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  if (n == 0)
+    return std::nullopt;
+  return e;
+}
+static cudaEvent_t recordOnly(cudaStream_t s, cudaEvent_t e) {
+  cudaEventRecord(e, s);
+  return e;
+}
+
+float returnedEventSynced(float *h, const float *d, cudaStream_t s,
+                          cudaEvent_t e) {
+  cudaEvent_t done = fetchAndRecord(h, d, s, e);
+  cudaEventSynchronize(done);
+  return h[0];
+}
+
+float returnedOptionalEventSynced(float *h, const float *d, int n,
+                                  cudaStream_t s, cudaEvent_t e) {
+  if (auto ev = fetchIfAny(h, d, n, s, e)) {
+    cudaEventSynchronize(*ev);
+    return h[0];
+  }
+  return 0;
+}
+
+float returnedEventRecordedBeforeTheCopy(float *h, const float *d,
+                                         cudaStream_t s, cudaEvent_t e) {
+  cudaEvent_t done = recordOnly(s, e);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventSynchronize(done);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+  // CHECK: :[[@LINE-4]]:3: note: asynchronous device-to-host copy
+  // CHECK: :[[@LINE-6]]:22: note: event 'done' was recorded before the copy, so synchronizing it does not wait for the copy
+}
+
+float optionalOfAnotherEvent(float *h, const float *d, cudaStream_t s,
+                             cudaEvent_t e, cudaEvent_t other) {
+  const std::optional<cudaEvent_t> ev = other;
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaEventSynchronize(*ev);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
 }

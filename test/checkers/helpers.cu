@@ -363,3 +363,35 @@ void helperTouchesFirstInLoop(float *h, const float *d, cudaStream_t s,
   // CHECK: :[[@LINE-11]]:9: note: 'touchesInLoopFirst' touches the buffer here
   cudaStreamSynchronize(s);
 }
+
+// A recursive helper that splits one copy into halves: its recursive call,
+// whose summary is still being computed, may synchronize anything and
+// touches nothing (the fourth adversarial round's program 18); the copies
+// it leaves in flight are still the caller's.
+static void fetchRange(float *h, const float *d, unsigned lo, unsigned hi,
+                       cudaStream_t s) {
+  if (hi - lo <= 16) {
+    cudaMemcpyAsync(h + lo, d + lo, (hi - lo) * sizeof(float),
+                    cudaMemcpyDeviceToHost, s);
+  } else {
+    unsigned mid = lo + (hi - lo) / 2;
+    fetchRange(h, d, lo, mid, s);
+    fetchRange(h, d, mid, hi, s);
+  }
+}
+
+void recursiveSplitThenRead(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 256 * sizeof(float));
+  fetchRange(h, d, 0, 256, s);
+  consumeValue(h[0]);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+}
+
+void recursiveSplitThenSync(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 256 * sizeof(float));
+  fetchRange(h, d, 0, 256, s);
+  cudaStreamSynchronize(s);
+  consumeValue(h[0]);
+}

@@ -7,6 +7,9 @@
 // standing for the caller's variables.
 
 #include <cuda_runtime.h>
+#include <cstdlib>
+#include <type_traits>
+#include <variant>
 
 void consumeValue(float v);
 void consume(const float *p);
@@ -477,4 +480,45 @@ void perThreadCopyLambdaSyncsOther(float *h, const float *d, cudaStream_t t) {
   };
   l();
   // CHECK: :[[@LINE-1]]:3: warning: 'h' is used by lambda 'l' before the asynchronous device-to-host copy
+}
+
+// std::visit runs its visitor before it returns, through the call operator
+// the variant's alternative picks ([variant.visit]): a call of one of
+// several targets. A visitor one of whose operators may synchronize makes
+// the call one of an unknown target (the third adversarial round's program
+// 12); a visitor that cannot order anything changes nothing.
+struct ByStream { cudaStream_t s; };
+struct ByEvent { cudaEvent_t e; };
+using SyncPolicy = std::variant<ByStream, ByEvent>;
+
+static void waitFor(const SyncPolicy &p) {
+  std::visit(
+      [](auto &&x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, ByStream>)
+          cudaStreamSynchronize(x.s);
+        else
+          cudaEventSynchronize(x.e);
+      },
+      p);
+}
+static int kindOf(const SyncPolicy &p) {
+  return std::visit([](auto &&x) { return sizeof(x) > 8 ? 1 : 0; }, p);
+}
+
+void variantPolicyWaits(float *h, const float *d, cudaStream_t s,
+                        cudaEvent_t e, bool byStream) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  SyncPolicy pol = byStream ? SyncPolicy{ByStream{s}} : SyncPolicy{ByEvent{e}};
+  waitFor(pol);
+  consumeValue(h[0]);
+}
+
+void variantVisitorThatDoesNotWait(float *h, const float *d, cudaStream_t s,
+                                   cudaEvent_t e) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  SyncPolicy pol = ByEvent{e};
+  consumeValue(static_cast<float>(kindOf(pol)) + h[0]);
+  // CHECK: :[[@LINE-1]]:{{[0-9]+}}: warning: 'h' is read before
 }
