@@ -42,6 +42,10 @@
 // caller's argument is host memory.
 // EXPORT-DEFAULT: "needsHostDestination": true
 // EXPORT-DEFAULT: "name": "fw::copyAny",
+// ... and device work writing it where the argument is device memory.
+// EXPORT-DEFAULT: "produces": [{{$}}
+// EXPORT-DEFAULT-NEXT: {
+// EXPORT-DEFAULT-NEXT: "ifDevice": true,
 // middle.cu calls framework.cu's functions without their bodies: a driver
 // re-runs it when their summaries change.
 // CALLS: "calls": [{{$}}
