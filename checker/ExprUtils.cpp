@@ -56,6 +56,15 @@ bool isStdOptional(QualType T) {
          R->getName() == "optional";
 }
 
+QualType optionalValueType(QualType T) {
+  const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!S || !isStdOptional(T) || S->getTemplateArgs().size() < 1 ||
+      S->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return S->getTemplateArgs()[0].getAsType();
+}
+
 const Expr *optionalHeld(const Expr *E) {
   const Expr *Object = nullptr;
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);

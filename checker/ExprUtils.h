@@ -57,6 +57,8 @@ const Expr *smartPointerHeld(const Expr *E);
 const Expr *optionalHeld(const Expr *E);
 /// Is T a std::optional?
 bool isStdOptional(QualType T);
+/// The value type of a std::optional T (null for anything else).
+QualType optionalValueType(QualType T);
 /// Collects the return statements of a body, not those of lambdas or local
 /// classes in it.
 void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out);

@@ -314,8 +314,20 @@ AccessPath FunctionFacts::handleValue(const AccessPath &P) const {
       Init = Arg;
     AccessPath Next = AccessPath::of(Init);
     if (Next.rootKind() != AccessPath::RootKind::Decl &&
-        Next.rootKind() != AccessPath::RootKind::This)
-      break; // a call's result, a literal: not followed
+        Next.rootKind() != AccessPath::RootKind::This) {
+      // An event a call returns (`cudaEvent_t ev = lookup(key);`) may be
+      // any event, the caller's own included: the call's path, which no
+      // other is claimed to differ from. (A stream stays its local's: the
+      // local is StreamRef::Supplied, and two streams from a factory or a
+      // pool are two streams.)
+      const auto *V = dyn_cast_or_null<VarDecl>(Value.rootDecl());
+      QualType T = V ? V->getType() : QualType();
+      QualType Held = V && isStdOptional(T) ? optionalValueType(T) : T;
+      if (Next.rootKind() == AccessPath::RootKind::Call && V &&
+          Value.steps().empty() && !Held.isNull() && isEventType(Held))
+        Value = std::move(Next);
+      break; // else a call's result, a literal: not followed
+    }
     Value = std::move(Next);
   }
   return Value;

@@ -42,10 +42,6 @@
 // caller's argument is host memory.
 // EXPORT-DEFAULT: "needsHostDestination": true
 // EXPORT-DEFAULT: "name": "fw::copyAny",
-// ... and device work writing it where the argument is device memory.
-// EXPORT-DEFAULT: "produces": [{{$}}
-// EXPORT-DEFAULT-NEXT: {
-// EXPORT-DEFAULT-NEXT: "ifDevice": true,
 // middle.cu calls framework.cu's functions without their bodies: a driver
 // re-runs it when their summaries change.
 // CALLS: "calls": [{{$}}
@@ -305,3 +301,10 @@ void producerBeforeImportedCopy(const float *src, float *d, size_t n) {
   cudaStreamSynchronize(s2);
   consume(h[0]);
 }
+
+// (At the end, so that cross-tu-errors.test's line numbers hold.)
+// fw::copyAny's summary also holds device work writing its argument
+// where that is device memory.
+// EXPORT-DEFAULT: "produces": [{{$}}
+// EXPORT-DEFAULT-NEXT: {
+// EXPORT-DEFAULT-NEXT: "ifDevice": true,

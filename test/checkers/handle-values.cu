@@ -374,3 +374,38 @@ float optionalOfAnotherEvent(float *h, const float *d, cudaStream_t s,
   return h[0];
   // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
 }
+
+// An event a call the check does not follow returns (`lookupEvent(key)`)
+// may be any event, the one recorded after the copy included: a sync of it
+// is not claimed to be of another. Its own record before the copy is still
+// its own.
+cudaEvent_t lookupEvent(int key);
+std::optional<cudaEvent_t> findEvent(int key);
+
+float eventFromUnknownCall(float *h, const float *d, cudaStream_t s,
+                           cudaEvent_t e, int key) {
+  cudaEvent_t ev = lookupEvent(key);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaEventSynchronize(ev);
+  return h[0];
+}
+
+float optionalEventFromUnknownCall(float *h, const float *d, cudaStream_t s,
+                                   cudaEvent_t e, int key) {
+  std::optional<cudaEvent_t> ev = findEvent(key);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(e, s);
+  cudaEventSynchronize(*ev);
+  return h[0];
+}
+
+float eventFromUnknownCallRecordedBefore(float *h, const float *d,
+                                         cudaStream_t s, int key) {
+  cudaEvent_t ev = lookupEvent(key);
+  cudaEventRecord(ev, s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  cudaEventSynchronize(ev);
+  return h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'h' is read before
+}
