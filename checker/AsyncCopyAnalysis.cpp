@@ -108,13 +108,7 @@ AsyncCopyAnalysis::recursionSummary(const FunctionDecl *Def) {
   std::unique_ptr<HelperSummary> &S = RecursionSummaries[Def];
   if (!S) {
     S = std::make_unique<HelperSummary>();
-    unsigned NP = Def->getNumParams();
-    S->SyncsStreamParam.assign(NP, false);
-    S->SyncsStreamParamIfBlocking.assign(NP, false);
-    S->SyncsEventParam.assign(NP, false);
-    S->AccessedUnlessSynced.assign(NP, {});
-    S->AccessSite.assign(NP, nullptr);
-    S->AccessGuards.assign(NP, {});
+    S->sizeForParams(Def->getNumParams());
   }
   return S.get();
 }

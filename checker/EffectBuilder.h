@@ -148,13 +148,8 @@ private:
   /// whole container, as `v` does.
   std::string regionKey(const Expr *E, const Expr *Root) {
     const Expr *X = strip(E);
-    while (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
-      const CXXMethodDecl *M = MC->getMethodDecl();
-      if (!M || !M->getIdentifier() || !isDataAccessor(M->getName()) ||
-          !MC->getImplicitObjectArgument())
-        break;
-      X = strip(MC->getImplicitObjectArgument());
-    }
+    while (const Expr *Object = dataAccessorObject(X))
+      X = strip(Object);
     if (X != strip(Root) && !isa<ArraySubscriptExpr>(X))
       return "";
     for (const Expr *Y = X; Y;) {

@@ -592,12 +592,11 @@ const Expr *bufferRoot(const Expr *E) {
     }
     if (sequenceFront(E) && E->getType()->isPointerType())
       return E; // bufs.front() of a std::vector<float *>: bufs[0]
+    if (const Expr *Object = dataAccessorObject(E)) {
+      E = Object;
+      continue;
+    }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      const auto *M = MC->getMethodDecl();
-      if (M && M->getIdentifier() && isDataAccessor(M->getName())) {
-        E = MC->getImplicitObjectArgument();
-        continue;
-      }
       // A view of device memory returned by a call
       // (`m.structure_view().get_rows()`, a raft::device_span): its
       // storage, of known kind.
@@ -638,6 +637,14 @@ bool isPageableAllocation(const Expr *E) {
   return llvm::is_contained({"malloc", "calloc", "realloc", "aligned_alloc",
                              "valloc", "memalign"},
                             F->getName());
+}
+
+const Expr *dataAccessorObject(const Expr *E) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
+  return M && M->getIdentifier() && isDataAccessor(M->getName())
+             ? MC->getImplicitObjectArgument()
+             : nullptr;
 }
 
 bool isDataAccessor(llvm::StringRef Method) {

@@ -182,6 +182,9 @@ const Expr *bufferRoot(const Expr *E);
 /// smart pointers, strings, tensors, mdspans): `v.data()`, `p.get()`,
 /// `t.data_ptr()`, `m.data_handle()`.
 bool isDataAccessor(llvm::StringRef Method);
+/// The object of a data accessor's call (`v` of `v.data()`,
+/// isDataAccessor), E stripped; else null.
+const Expr *dataAccessorObject(const Expr *E);
 
 /// The call operator of a lambda (C++ [expr.prim.lambda.closure]), or null.
 const CXXMethodDecl *lambdaOperator(const FunctionDecl *F);

@@ -509,15 +509,10 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
   const FunctionDecl *Def = F.FD;
   auto S = std::make_unique<HelperSummary>();
   unsigned NP = Def->getNumParams();
-  S->SyncsStreamParam.assign(NP, false);
-  S->SyncsStreamParamIfBlocking.assign(NP, false);
-  S->AccessedUnlessSynced.assign(NP, {});
-  S->AccessSite.assign(NP, nullptr);
-  S->AccessGuards.assign(NP, {});
+  S->sizeForParams(NP);
   // A seed that is not pending at the exit was synchronized on every path.
   // (An exit that is never reached leaves nothing pending: noreturn helpers
   // count as synchronizing, which is harmless since the caller stops.)
-  S->SyncsEventParam.assign(NP, false);
   for (unsigned Id = 0; Id < E.Copies.size(); ++Id) {
     const CopySite &C = *E.Copies[Id];
     const SummarySeed *Sd = C.Seed;

@@ -48,6 +48,17 @@ struct HelperSummary {
   /// synchronize everything (no warning rests on what it might not do) and
   /// the buffers passed to it are not reported. Every other field is empty.
   bool TooCostly = false;
+  /// Sizes the per-parameter fields below for NP parameters, each saying
+  /// "no sync, no access" (the start of an extraction or an import, and the
+  /// summary a recursive call meets while its own is computed).
+  void sizeForParams(unsigned NP) {
+    SyncsStreamParam.assign(NP, false);
+    SyncsStreamParamIfBlocking.assign(NP, false);
+    SyncsEventParam.assign(NP, false);
+    AccessedUnlessSynced.assign(NP, {});
+    AccessSite.assign(NP, nullptr);
+    AccessGuards.assign(NP, {});
+  }
   bool SyncsDevice = false;           ///< on every path to its exit
   std::vector<bool> SyncsStreamParam; ///< per parameter
   /// Per parameter: synchronized on every path only through the legacy

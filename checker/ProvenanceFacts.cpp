@@ -156,9 +156,6 @@ const Expr *FunctionFacts::allocTarget(const CallExpr *C,
   return addressedObject(A);
 }
 
-namespace {
-} // namespace
-
 /// Is every use of P in Body a read of its value, or the argument that a
 /// std::optional is constructed from (`return e;` into
 /// std::optional<cudaEvent_t>, whose converting constructor takes `U&&`,

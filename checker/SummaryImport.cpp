@@ -394,11 +394,7 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
   }
   const int Params = static_cast<int>(NP);
   S->SyncsDevice = O.getBoolean("syncsDevice").value_or(false);
-  S->SyncsStreamParam.assign(NP, false);
-  S->SyncsEventParam.assign(NP, false);
-  S->AccessedUnlessSynced.assign(NP, {});
-  S->AccessSite.assign(NP, nullptr);
-  S->AccessGuards.assign(NP, {});
+  S->sizeForParams(NP);
   auto Ints = [&](llvm::StringRef Key) {
     return integers(O.getArray(Key), 0, Params);
   };
@@ -408,7 +404,6 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
                                   SyncedEvents = Ints("syncsEventParams");
   if (!SyncedStreams || !IfBlocking || !SyncedEvents)
     return nullptr;
-  S->SyncsStreamParamIfBlocking.assign(NP, false);
   for (int P : *SyncedStreams)
     S->SyncsStreamParam[P] = true;
   for (int P : *IfBlocking)
