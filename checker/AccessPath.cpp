@@ -14,17 +14,6 @@ std::string ptrKey(const void *P) {
 
 } // namespace
 
-const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC) {
-  const Expr *Value = singleReturnValue(MC);
-  const Expr *Base = Value;
-  while (const auto *ME = dyn_cast_or_null<MemberExpr>(Base)) {
-    if (!isa<FieldDecl>(ME->getMemberDecl()))
-      return nullptr;
-    Base = strip(ME->getBase());
-  }
-  return Value != Base && isThis(Base) ? Value : nullptr;
-}
-
 //===----------------------------------------------------------------------===//
 // Building paths
 //===----------------------------------------------------------------------===//
@@ -146,6 +135,17 @@ AccessPath AccessPath::of(const Expr *E) {
       P.append({PathStep::Call, cast<ValueDecl>(Callee->getCanonicalDecl()),
                 nullptr, C});
       return P;
+    }
+    // `rb_data(ctx)` with `return c->host;`: ctx->host (`q.host` for the
+    // argument `&q`).
+    unsigned Param = 0;
+    if (const Expr *Member = parameterAccessorResult(C, &Param)) {
+      AccessPath M = of(Member);
+      const auto *U = dyn_cast<UnaryOperator>(strip(C->getArg(Param)));
+      if (U && U->getOpcode() == UO_AddrOf &&
+          M.steps().front().K == PathStep::Arrow)
+        return M.rebasedOnArgument(of(U->getSubExpr()), /*Deref=*/true);
+      return M.rebasedOnArgument(of(C->getArg(Param)), /*Deref=*/false);
     }
     llvm::SmallVector<AccessPath, 4> Args;
     for (const Expr *A : C->arguments())

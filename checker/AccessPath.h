@@ -220,12 +220,6 @@ Coverage coverage(const AccessPath &Sync, const ElementRange *SyncElements,
 /// where AccessPath::ofVar looks through it; else null.
 const Expr *referentOf(const VarDecl *V);
 
-/// A member function without parameters whose visible body is `return m;`
-/// (or `return this->m.n;`, `return static_cast<D *>(this)->m;` of a CRTP
-/// base): the member expression it returns, in the accessor's body; else
-/// null. Not virtual (an override may return another member).
-const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC);
-
 /// Union-find over buffer paths, with the provenance of each class. Buffers
 /// are tracked as a whole, and so are arrays of buffers: `h[b]` and
 /// `h[1 - b]` of a ring of pinned buffers are one class.

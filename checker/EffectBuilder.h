@@ -70,6 +70,7 @@ private:
   void addDestructorCall(const VarDecl *V, SourceLocation ScopeEnd);
   void addConstructorCall(const CXXConstructExpr *K);
   const VarDecl *heapHolder(const Stmt *New) const;
+  const VarDecl *objectHolder(const CallExpr *C) const;
   void addMadeObject(const CallExpr *C);
   void addConstruction(const Expr *Anchor, const VarDecl *V,
                        const CXXConstructorDecl *Ctor,

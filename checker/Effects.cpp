@@ -442,14 +442,18 @@ void EffectBuilder::collectCallEffects() {
     // A query's success it returns: a branch on the call branches on it.
     if (S && S->ReturnsQuerySuccess)
       F.QueryWrapperCalls.insert(C);
-    // The heap object it returns, built from its arguments.
+    // The object it returns, built from its arguments: on the heap, or the
+    // local object the call initialises.
     if (S && S->ReturnsNew) {
       llvm::SmallVector<const Expr *, 4> Args;
       for (unsigned P : S->ReturnsNew->ArgParams)
         if (const Expr *A = paramArg(C, P))
           Args.push_back(A);
       if (Args.size() == S->ReturnsNew->ArgParams.size())
-        addConstruction(C, heapHolder(C), S->ReturnsNew->Ctor, Args);
+        addConstruction(C,
+                        S->ReturnsNew->ByValue ? objectHolder(C)
+                                               : heapHolder(C),
+                        S->ReturnsNew->Ctor, Args);
     }
     // Copies into what it returns: the call's result is their destination
     // (issued after the call's own effects, which came before them).
@@ -563,13 +567,21 @@ const VarDecl *EffectBuilder::heapHolder(const Stmt *New) const {
              : nullptr;
 }
 
+/// The local object of class type that the call C initialises (`Token t =
+/// fetch(..);`, C++17's guaranteed elision: the callee's returned prvalue is
+/// t itself). Else null.
+const VarDecl *EffectBuilder::objectHolder(const CallExpr *C) const {
+  const VarDecl *V = initialisedBy(C);
+  return V && V->getType()->isRecordType() ? V : nullptr;
+}
+
 /// `auto p = std::make_unique<T>(args)` (or make_shared): T's constructor
 /// runs on `*p` as `new T(args)` would (heapConstruction).
 void EffectBuilder::addMadeObject(const CallExpr *C) {
   const FunctionDecl *Fn = C->getDirectCallee();
   if (!Fn || !isStdFunction(Fn, {"make_unique", "make_shared"}))
     return;
-  HeapConstruction H = heapConstruction(C);
+  ObjectConstruction H = heapConstruction(C);
   if (H.Ctor)
     addConstruction(C, heapHolder(C), H.Ctor, H.Args);
 }

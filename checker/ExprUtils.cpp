@@ -99,8 +99,8 @@ bool isForwardingParam(const FunctionDecl *F, unsigned N) {
          R->getPointeeType()->getAs<TemplateTypeParmType>();
 }
 
-HeapConstruction heapConstruction(const Expr *E) {
-  HeapConstruction H;
+ObjectConstruction heapConstruction(const Expr *E) {
+  ObjectConstruction H;
   E = strip(E);
   if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
       CE && isStdSmartPointer(CE->getConstructor()->getParent()) &&
@@ -140,6 +140,17 @@ HeapConstruction heapConstruction(const Expr *E) {
   if (H.Ctor)
     H.Args.append(C->arg_begin(), C->arg_end());
   return H;
+}
+
+ObjectConstruction valueConstruction(const Expr *E) {
+  ObjectConstruction O;
+  const auto *K = dyn_cast_or_null<CXXConstructExpr>(strip(E));
+  if (!K || K->getConstructor()->isCopyOrMoveConstructor() ||
+      K->isElidable())
+    return O;
+  O.Ctor = K->getConstructor();
+  O.Args.append(K->arg_begin(), K->arg_end());
+  return O;
 }
 
 bool isStreamWrapper(const CXXRecordDecl *R) {
@@ -596,6 +607,16 @@ const Expr *bufferRoot(const Expr *E) {
       E = Object;
       continue;
     }
+    // An accessor of a member holding a buffer pointer (`r.data()` with
+    // `return h_;`, `rb_data(ctx)` with `return c->host;`): that member of
+    // the object or argument (AccessPath::of names it so).
+    unsigned Param = 0;
+    if (const auto *C = dyn_cast<CallExpr>(E);
+        C && E->getType()->isPointerType() &&
+        (isa<CXXMemberCallExpr>(C)
+             ? trivialAccessorResult(cast<CXXMemberCallExpr>(C)) != nullptr
+             : parameterAccessorResult(C, &Param) != nullptr))
+      return E;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       // A view of device memory returned by a call
       // (`m.structure_view().get_rows()`, a raft::device_span): its
@@ -642,9 +663,16 @@ bool isPageableAllocation(const Expr *E) {
 const Expr *dataAccessorObject(const Expr *E) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
-  return M && M->getIdentifier() && isDataAccessor(M->getName())
-             ? MC->getImplicitObjectArgument()
-             : nullptr;
+  if (!M || !M->getIdentifier() || !isDataAccessor(M->getName()))
+    return nullptr;
+  const Expr *Object = MC->getImplicitObjectArgument();
+  // A class of the project's own whose accessor returns a member: that
+  // member (a standard or device container is one buffer, whatever its
+  // headers spell).
+  if (trivialAccessorResult(MC) && !M->getParent()->isInStdNamespace() &&
+      !isDeviceContainer(Object->getType()))
+    return nullptr;
+  return Object;
 }
 
 bool isDataAccessor(llvm::StringRef Method) {
@@ -759,6 +787,44 @@ const Expr *singleReturnValue(const CXXMemberCallExpr *MC) {
                         ? dyn_cast<ReturnStmt>(Body->body_front())
                         : nullptr;
   return Ret ? strip(Ret->getRetValue()) : nullptr;
+}
+
+/// The member chain E spells (`x.m.n`, `p->m`, fields only) and its root
+/// below the members, stripped; null Root when E is no member.
+static const Expr *memberChainRoot(const Expr *E) {
+  const Expr *Base = E;
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(Base)) {
+    if (!isa<FieldDecl>(ME->getMemberDecl()))
+      return nullptr;
+    Base = strip(ME->getBase());
+  }
+  return Base != E ? Base : nullptr;
+}
+
+const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC) {
+  const Expr *Value = singleReturnValue(MC);
+  const Expr *Root = memberChainRoot(Value);
+  return Root && isThis(Root) ? Value : nullptr;
+}
+
+const Expr *parameterAccessorResult(const CallExpr *C, unsigned *Param) {
+  const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || isa<CXXMethodDecl>(Callee) || isa<CXXOperatorCallExpr>(C) ||
+      !Callee->hasBody(Def) || !Def || Def->isTemplated())
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  const Expr *Value = Ret ? strip(Ret->getRetValue()) : nullptr;
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(memberChainRoot(Value));
+  const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  if (!P || P->getDeclContext() != Def ||
+      P->getFunctionScopeIndex() >= C->getNumArgs())
+    return nullptr;
+  *Param = P->getFunctionScopeIndex();
+  return Value;
 }
 
 const VarDecl *staticReturned(const CallExpr *C) {

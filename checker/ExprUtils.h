@@ -44,11 +44,17 @@ bool isForwardingParam(const FunctionDecl *F, unsigned N);
 /// whose constructor is then T's one user-provided constructor (not a copy
 /// or move) taking as many arguments. The constructor (null: none, or
 /// overloads of that arity) and its arguments.
-struct HeapConstruction {
+struct ObjectConstruction {
   const CXXConstructorDecl *Ctor = nullptr;
   llvm::SmallVector<const Expr *, 4> Args;
 };
-HeapConstruction heapConstruction(const Expr *E);
+ObjectConstruction heapConstruction(const Expr *E);
+/// An object's construction that E spells as a prvalue of class type:
+/// `T(args)`, `T{args}`, `{args}` of a return statement (C++17
+/// [dcl.init]/17.6.1: the prvalue initialises the result object itself, no
+/// copy or move between), by a constructor that is not a copy or move.
+/// Null Ctor: anything else.
+ObjectConstruction valueConstruction(const Expr *E);
 /// `p.operator->()` or `p.get()` of such a smart pointer p (E stripped):
 /// p, which names the object it holds as a raw pointer would; else null.
 const Expr *smartPointerHeld(const Expr *E);
@@ -183,7 +189,10 @@ const Expr *bufferRoot(const Expr *E);
 /// `t.data_ptr()`, `m.data_handle()`.
 bool isDataAccessor(llvm::StringRef Method);
 /// The object of a data accessor's call (`v` of `v.data()`,
-/// isDataAccessor), E stripped; else null.
+/// isDataAccessor), E stripped; else null. Not for an accessor of the
+/// project's own class (not a standard or device container) whose visible
+/// body returns a member (`float *data() { return h_; }`,
+/// trivialAccessorResult): that member holds the buffer.
 const Expr *dataAccessorObject(const Expr *E);
 
 /// The call operator of a lambda (C++ [expr.prim.lambda.closure]), or null.
@@ -227,6 +236,17 @@ capturedVars(const CXXMethodDecl *Lambda);
 /// visible body is one `return` statement and it is not virtual (an
 /// override may return another); stripped (see strip). Else null.
 const Expr *singleReturnValue(const CXXMemberCallExpr *MC);
+/// A member function without parameters whose visible body is `return m;`
+/// (or `return this->m.n;`, `return static_cast<D *>(this)->m;` of a CRTP
+/// base): the member expression it returns, in the accessor's body; else
+/// null. Not virtual (an override may return another member).
+const Expr *trivialAccessorResult(const CXXMemberCallExpr *MC);
+/// A function (not a member function) whose visible body is `return
+/// p->m;` (or `p.m.n`) of one of its parameters p: the member expression it
+/// returns, in the function's body, and p's index in *Param; else null.
+/// The C accessor of an opaque handle (`const float *rb_data(const rb_ctx
+/// *c) { return c->host; }`): at a call, the argument's member.
+const Expr *parameterAccessorResult(const CallExpr *C, unsigned *Param);
 
 /// The variable of static storage duration (a global, a static data
 /// member, a function's static local) that every return statement of C's

@@ -82,6 +82,10 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     I.Calls.push_back(C);
+    // `r.data()` / `rb_data(ctx)` returning a member that holds a buffer
+    // pointer: a use of that member (bufferRoot, AccessPath::of).
+    if (C->getType()->isPointerType() && bufferRoot(C) == C)
+      I.Candidates.push_back(C);
     // std::swap(a, b) of buffer pointers: a = b and b = a, for aliases.
     for (const auto &[Var, Value] : pointerExchanges(C)) {
       const auto *D = dyn_cast<DeclRefExpr>(strip(Var));

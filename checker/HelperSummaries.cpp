@@ -21,6 +21,58 @@
 namespace clang::tidy::cuda {
 namespace {
 
+/// A call of a free function whose arguments are the helper's parameters,
+/// constants, or what outlives the call (`resource::get_cuda_stream(res)`):
+/// a stream the caller can name by the same call of its arguments.
+bool callOfParameters(const Expr *E) {
+  const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
+  if (!C || isa<CXXMemberCallExpr>(C) || isa<CXXOperatorCallExpr>(C) ||
+      !C->getDirectCallee())
+    return false;
+  for (const Expr *A : C->arguments()) {
+    const Expr *S = strip(A);
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(S);
+    if ((D && isa<ParmVarDecl>(D->getDecl())) || outlivesCall(S) ||
+        isa_and_nonnull<IntegerLiteral, CXXBoolLiteralExpr>(S))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Buffers a lambda can capture: what a helper's parameter is seeded on.
+bool isBufferType(QualType T) {
+  return T->isPointerType() || T->isReferenceType() || T->isArrayType() ||
+         isStdContainer(T) || isTensorType(T);
+}
+
+/// A lambda's producer P (region key Region) writing a whole captured
+/// variable on a default stream or a captured stream variable: what its
+/// caller can name. nullopt otherwise.
+std::optional<HelperSummary::CapturedProduction>
+capturedProduction(const FunctionDecl *Def, llvm::StringRef Region,
+                   const PendingProducer &P) {
+  const VarDecl *Buf = capturedVariable(Def, P.Var);
+  if (!Buf || !Region.ends_with(("@" + Buf->getName()).str()))
+    return std::nullopt; // a part of it (`d + n`, `d[1]`): not followed
+  HelperSummary::CapturedProduction Pr;
+  Pr.Buffer = Buf;
+  Pr.Stream = P.Stream;
+  if (P.Stream.K == StreamRef::Named) {
+    Pr.StreamVar = P.Stream.Path.steps().empty()
+                       ? capturedVariable(Def, P.Stream.Path.rootDecl())
+                       : nullptr;
+    if (!Pr.StreamVar || P.Stream.Path.rootKind() != AccessPath::RootKind::Decl)
+      return std::nullopt;
+  } else if (P.Stream.K != StreamRef::Legacy &&
+             P.Stream.K != StreamRef::PerThread) {
+    return std::nullopt;
+  }
+  return Pr;
+}
+
+} // namespace
+
 /// A member of `this` (through any chain of members), a global, or, in a
 /// lambda, a captured variable: what the caller can name too.
 /// Also a member of an object parameter (`p.s_` of `P &p`), which the
@@ -99,58 +151,6 @@ bool handleOutlivesCall(const Expr *E, const FunctionFacts &F) {
     return false;
   return outlivesCall(Base) || UnchangedParam(Base);
 }
-
-/// A call of a free function whose arguments are the helper's parameters,
-/// constants, or what outlives the call (`resource::get_cuda_stream(res)`):
-/// a stream the caller can name by the same call of its arguments.
-bool callOfParameters(const Expr *E) {
-  const auto *C = dyn_cast_or_null<CallExpr>(strip(E));
-  if (!C || isa<CXXMemberCallExpr>(C) || isa<CXXOperatorCallExpr>(C) ||
-      !C->getDirectCallee())
-    return false;
-  for (const Expr *A : C->arguments()) {
-    const Expr *S = strip(A);
-    const auto *D = dyn_cast_or_null<DeclRefExpr>(S);
-    if ((D && isa<ParmVarDecl>(D->getDecl())) || outlivesCall(S) ||
-        isa_and_nonnull<IntegerLiteral, CXXBoolLiteralExpr>(S))
-      continue;
-    return false;
-  }
-  return true;
-}
-
-/// Buffers a lambda can capture: what a helper's parameter is seeded on.
-bool isBufferType(QualType T) {
-  return T->isPointerType() || T->isReferenceType() || T->isArrayType() ||
-         isStdContainer(T) || isTensorType(T);
-}
-
-/// A lambda's producer P (region key Region) writing a whole captured
-/// variable on a default stream or a captured stream variable: what its
-/// caller can name. nullopt otherwise.
-std::optional<HelperSummary::CapturedProduction>
-capturedProduction(const FunctionDecl *Def, llvm::StringRef Region,
-                   const PendingProducer &P) {
-  const VarDecl *Buf = capturedVariable(Def, P.Var);
-  if (!Buf || !Region.ends_with(("@" + Buf->getName()).str()))
-    return std::nullopt; // a part of it (`d + n`, `d[1]`): not followed
-  HelperSummary::CapturedProduction Pr;
-  Pr.Buffer = Buf;
-  Pr.Stream = P.Stream;
-  if (P.Stream.K == StreamRef::Named) {
-    Pr.StreamVar = P.Stream.Path.steps().empty()
-                       ? capturedVariable(Def, P.Stream.Path.rootDecl())
-                       : nullptr;
-    if (!Pr.StreamVar || P.Stream.Path.rootKind() != AccessPath::RootKind::Decl)
-      return std::nullopt;
-  } else if (P.Stream.K != StreamRef::Legacy &&
-             P.Stream.K != StreamRef::PerThread) {
-    return std::nullopt;
-  }
-  return Pr;
-}
-
-} // namespace
 
 const FunctionDecl *summarizable(const FunctionDecl *FD,
                                  const SourceManager &SM) {
@@ -645,7 +645,8 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       S->AccessGuards[P] =
           GuardsOf([&](const SummarySeed &Sd) { return Sd.Param == int(P); });
   }
-  // Events recorded on every path, on a stream the caller can name.
+  // Events recorded on a stream the caller can name: on every path, or on
+  // some (EventInfo::SomePaths).
   std::vector<AccessPath> ParamKeys;
   for (unsigned P = 0; P < NP; ++P)
     ParamKeys.push_back(AccessPath::ofDecl(Def->getParamDecl(P)));
@@ -670,6 +671,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     const Expr *St = Nested ? nullptr : arg(Rec, A->StreamArg);
     HelperSummary::EventRecord ER;
     ER.EventParam = ParamOf(Key);
+    ER.SomePaths = Info.SomePaths;
     std::string Name;
     if (!Nested)
       Name = spelling(Ev, F.Ctx);
@@ -692,21 +694,6 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     S->RecordsEvents.push_back(ER);
     RecordCovers.push_back(&Info.Covered);
   }
-  // The future every return statement returns, of a promise a host
-  // function enqueued on every path fulfils.
-  std::optional<AccessPath> Signal;
-  // What each return statement returns (one walk of the body).
-  const std::vector<const Expr *> ReturnedValues = F.returnedValues();
-  for (const Expr *V : ReturnedValues) {
-    const Expr *Promise = V ? promiseOfFuture(V, F.MutatedVars) : nullptr;
-    std::optional<AccessPath> Key =
-        Promise ? std::optional(AccessPath::of(Promise)) : std::nullopt;
-    if (!Key || (Signal && *Signal != *Key)) {
-      Signal.reset();
-      break;
-    }
-    Signal = Key;
-  }
   // A stream the caller names too: a default stream, a parameter (*Param
   // set to its index), a member of the object called on.
   auto CallerNames = [&](const StreamRef &St, int &Param) {
@@ -715,57 +702,9 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
            (St.K == StreamRef::Named &&
             (Param >= 0 || St.Path.isThisMember()));
   };
-  if (auto It = Signal ? Exit.Events.find(*Signal) : Exit.Events.end();
-      It != Exit.Events.end() && It->second.HostSignal) {
-    HelperSummary::ReturnedSignal RS;
-    RS.Stream = It->second.Stream;
-    if (CallerNames(RS.Stream, RS.StreamParam))
-      S->ReturnsSignal = RS;
-  }
-  // Whether a query succeeded, as every return statement returns it.
-  for (const Expr *V : ReturnedValues) {
-    const auto *B = dyn_cast_or_null<BinaryOperator>(V ? strip(V) : nullptr);
-    if (!B || !B->isEqualityOp()) {
-      S->ReturnsQuerySuccess.reset();
-      break;
-    }
-    const auto *Q = dyn_cast<CallExpr>(strip(B->getLHS()));
-    const Expr *Other = B->getRHS();
-    if (!Q || !F.lookup(Q)) {
-      Q = dyn_cast<CallExpr>(strip(B->getRHS()));
-      Other = B->getLHS();
-    }
-    const ApiEntry *A = Q ? F.lookup(Q) : nullptr;
-    std::optional<long long> K = evalInt(Other, F.Ctx);
-    bool Success =
-        K && ((*K == CudaSuccess && B->getOpcode() == BO_EQ) ||
-              (*K == CudaErrorNotReady && B->getOpcode() == BO_NE));
-    HelperSummary::QueryResult R;
-    bool Named = false;
-    if (A && isQueryRole(A->Role) && Success) {
-      R.OnEvent = A->Role == ApiRole::EventQuery;
-      const Expr *X = arg(Q, R.OnEvent ? A->EventArg : A->StreamArg);
-      R.Param = unchangedParam(X, F);
-      if (R.OnEvent) {
-        R.Event = {AccessPath::of(X), spelling(X, F.Ctx)};
-        Named = R.Param >= 0 || handleOutlivesCall(X, F);
-      } else {
-        R.Stream = F.streamOf(X);
-        Named = R.Param >= 0 || (X && outlivesCall(X)) ||
-                R.Stream.K == StreamRef::Legacy ||
-                R.Stream.K == StreamRef::PerThread;
-      }
-    }
-    const auto &Prev = S->ReturnsQuerySuccess;
-    if (!Named || (Prev && (Prev->OnEvent != R.OnEvent ||
-                            Prev->Param != R.Param ||
-                            Prev->Event.Path != R.Event.Path ||
-                            !Prev->Stream.sameStream(R.Stream)))) {
-      S->ReturnsQuerySuccess.reset();
-      break;
-    }
-    S->ReturnsQuerySuccess = R;
-  }
+  // What every return statement returns (HelperReturns.cpp).
+  const std::string Returned =
+      extractReturnedValues(F, E, Exit, *S, CallerNames);
   // Streams made to wait, on every path, for what a stream the caller names
   // had in flight at the call (its stream seed, covered by the wait).
   for (const auto &[Key, Wait] : Exit.Waits) {
@@ -790,52 +729,6 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       if (const SummarySeed *Sd = E.Copies[Id]->Seed; Sd && Sd->isEventSeed())
         S->WaitsEvents.push_back(
             {J.WaiterParam, J.Waiter, Sd->EventParam, {Sd->Event, Sd->EventName}});
-  }
-  // The heap object every return statement returns, built from parameters.
-  for (const Expr *V : ReturnedValues) {
-    const Expr *E = V;
-    if (const auto *L = dyn_cast_or_null<VarDecl>(V ? namedDecl(V) : nullptr);
-        L && !isa<ParmVarDecl>(L))
-      E = !L->hasLocalStorage() || F.MutatedVars.count(L) ||
-                  F.AddressTaken.count(L)
-              ? nullptr
-              : L->getInit();
-    HeapConstruction H = E ? heapConstruction(E) : HeapConstruction();
-    HelperSummary::NewObject N{H.Ctor, {}};
-    for (const Expr *A : H.Args) {
-      int P = unchangedParam(A, F);
-      if (P < 0) {
-        N.Ctor = nullptr;
-        break;
-      }
-      N.ArgParams.push_back(P);
-    }
-    if (!N.Ctor || (S->ReturnsNew && (S->ReturnsNew->Ctor != N.Ctor ||
-                                      S->ReturnsNew->ArgParams !=
-                                          N.ArgParams))) {
-      S->ReturnsNew.reset();
-      break;
-    }
-    S->ReturnsNew = N;
-  }
-  // The buffer every return statement returns, if one: a copy's temporary
-  // result (`return g.to(kCPU, true);`) or a buffer the helper names.
-  std::optional<std::string> Returned;
-  for (const Expr *V : ReturnedValues) {
-    std::string Class;
-    const Expr *Root = V ? bufferRoot(V) : nullptr;
-    if (const auto *RC = V ? dyn_cast<CallExpr>(strip(V)) : nullptr)
-      for (const CopySite *C : E.Copies)
-        if (C->Call == RC &&
-            C->Buffer == F.Aliases.classKey(AccessPath::temporary(RC)))
-          Class = C->Buffer;
-    if (Class.empty() && Root)
-      Class = F.Aliases.classKey(AccessPath::of(Root));
-    if (Class.empty() || (Returned && *Returned != Class)) {
-      Returned = std::string();
-      break;
-    }
-    Returned = Class;
   }
   // Copies into parameters still in flight when the helper returns.
   for (const auto &[Id, Pend] : Exit.Pending) {
@@ -880,7 +773,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       Named = true;
     }
     // Into what it returns, which the caller names only by the call.
-    if (!Named && Returned && !Returned->empty() && *Returned == C.Buffer) {
+    if (!Named && !Returned.empty() && Returned == C.Buffer) {
       PC.DstParam = 0;
       PC.Returned = true;
       PC.Pageable = C.Pageable;

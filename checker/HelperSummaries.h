@@ -83,11 +83,17 @@ struct HelperSummary {
   /// record on each path on the same stream): `void record() {
   /// cudaEventRecord(ev_, s_); }`. The event and the stream are each a
   /// parameter (index) or named as in SyncsEvents / SyncsStreams.
+  /// A record on some paths only (`if (copy) { cudaMemcpyAsync(..);
+  /// cudaEventRecord(e, s); }`) is SomePaths: at the call the event covers
+  /// what it covered before and a record would capture alike, and the
+  /// copies the summary says it covers (PendingCopy::CoveredBy; Solver::
+  /// mayRecordEvent).
   struct EventRecord {
     int EventParam = -1;
     EventRef Event;
     int StreamParam = -1;
     StreamRef Stream;
+    bool SomePaths = false;
   };
   std::vector<EventRecord> RecordsEvents;
   /// Every return statement returns the future of a promise
@@ -144,15 +150,20 @@ struct HelperSummary {
   std::vector<EventWait> WaitsEvents;
   /// Every return statement returns a heap object the helper builds from
   /// its parameters, unchanged (`return std::make_unique<Fence>(s);`,
-  /// `return new Fence(s);`, or a local holding one: heapConstruction,
-  /// ExprUtils.h): the constructor, and per argument of it the parameter
-  /// (index). At a call initialising a local pointer, the constructor's
-  /// summary applies on the object it holds (the first adversarial round's
-  /// program 05). What the helper does to the object after building it is
-  /// not followed. Not exported (SummaryFiles.h).
+  /// `return new Fence(s);`: heapConstruction, ExprUtils.h), or, ByValue,
+  /// an object of the class the helper returns (`return Token(s);`,
+  /// `return {s};`: valueConstruction), or a local holding either, returned
+  /// right after its declaration (so that nothing the helper does comes
+  /// after the construction): the constructor, and per argument of it the
+  /// parameter (index). At a call initialising a local pointer (a local
+  /// object, ByValue), the constructor's summary applies on the object it
+  /// holds (the first adversarial round's program 05, the fifth round's
+  /// 15). What the helper does to the object after building it is not
+  /// followed. Not exported (SummaryFiles.h).
   struct NewObject {
     const CXXConstructorDecl *Ctor = nullptr;
     std::vector<unsigned> ArgParams;
+    bool ByValue = false;
   };
   std::optional<NewObject> ReturnsNew;
   /// Per pointer parameter: touched on the host before a sync of the
@@ -409,6 +420,29 @@ std::vector<StreamRef> syncedStreamsAtCall(FunctionFacts &F,
 /// The reporting of a LambdaArg effect: the lambda's unsynchronized
 /// accesses of its captures, at the call it is handed to.
 void applyLambdaArg(Solver &S, const PendingState &St, const Effect &Ev);
+
+/// Whether a helper's expression names what its caller can name too
+/// (HelperSummaries.cpp): a member of `this` (through any chain of
+/// members), a global, a lambda's capture, a member of an object parameter
+/// (outlivesCall); also an element of such an array of handles by an index
+/// the caller names (handleOutlivesCall). unchangedParam: the index of the
+/// parameter of F's callable that E names, where the callable never
+/// changes it; else -1.
+bool outlivesCall(const Expr *E);
+bool handleOutlivesCall(const Expr *E, const FunctionFacts &F);
+int unchangedParam(const Expr *E, const FunctionFacts &F);
+
+/// The parts of S that say what every return statement of F's callable
+/// returns (HelperReturns.cpp): ReturnsSignal, ReturnsQuerySuccess and
+/// ReturnsNew, from the exit state Exit and the effects E. Returns the
+/// alias class of the buffer every return statement returns, for the
+/// copies left in flight into it (PendingCopy::Returned); empty: none, or
+/// not one. CallerNames: whether the caller names a stream of the helper's
+/// too, and the parameter it is (index, or -1).
+std::string extractReturnedValues(
+    FunctionFacts &F, const CallableEffects &E, const PendingState &Exit,
+    HelperSummary &S,
+    llvm::function_ref<bool(const StreamRef &, int &)> CallerNames);
 
 } // namespace clang::tidy::cuda
 

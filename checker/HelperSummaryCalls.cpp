@@ -527,7 +527,10 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
         streamAtCall(F, Rec.StreamParam, Rec.Stream, C, Lambda);
     if (!On)
       continue;
-    Sv.recordEvent(St, *EventKey, *On, Where, EventArg);
+    if (Rec.SomePaths)
+      Sv.mayRecordEvent(St, *EventKey, *On, Where, EventArg);
+    else
+      Sv.recordEvent(St, *EventKey, *On, Where, EventArg);
     RecordedEvents[N] = *EventKey;
   }
   // Whether a query succeeded, as it returns: the call is that query.

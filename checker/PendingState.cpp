@@ -153,11 +153,25 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       if (Theirs) {
         std::set<unsigned> More = Kept(Theirs->Covered, &It->second, Pending);
         Covered.insert(More.begin(), More.end());
-        if (Theirs->Record != It->second.Record)
-          It->second.LastLoop = nullptr; // which record is the latest varies
+        EventInfo &Mine = It->second;
+        if (Theirs->Record != Mine.Record)
+          Mine.LastLoop = nullptr; // which record is the latest varies
+        // A record on one side against the seed's entry (no record of its
+        // own) on the other: the record holds on some paths only. The
+        // joined entry names that record and its stream, whichever side
+        // is met first.
+        Mine.SomePaths = Mine.SomePaths || Theirs->SomePaths ||
+                         (!Mine.Record) != (!Theirs->Record);
+        if (!Mine.Record && Theirs->Record) {
+          Mine.Record = Theirs->Record;
+          Mine.Stream = Theirs->Stream;
+          Mine.Elements = Theirs->Elements;
+        }
       } else if (Covered.empty()) {
         It = M.erase(It); // recorded on this side only, covering nothing
         continue;
+      } else {
+        It->second.SomePaths = true; // recorded on this side only
       }
       It->second.Covered = std::move(Covered);
       ++It;
@@ -168,6 +182,7 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
             !Covered.empty()) {
           EventInfo &Added = M[Key] = E;
           Added.Covered = std::move(Covered);
+          Added.SomePaths = true;
         }
   };
   Meet(Events, O.Events);

@@ -157,8 +157,16 @@ struct PendingState {
     /// std::future variable, or a host function's, keyed by the object
     /// handed to it. A loop that polls the object waits for it.
     bool HostSignal = false;
+    /// Record (a call) holds on some paths into the point only: on others
+    /// the event holds an earlier record (in a summary run, the caller's:
+    /// its seed entry, whose Record is null) or none. Set by the join
+    /// (`if (copy) { cudaMemcpyAsync(..); cudaEventRecord(e, s); }`). A
+    /// summary carries such a record as HelperSummary::EventRecord::
+    /// SomePaths, not as a record on every path.
+    bool SomePaths = false;
     bool operator==(const EventInfo &O) const {
-      return Covered == O.Covered && Record == O.Record;
+      return Covered == O.Covered && Record == O.Record &&
+             SomePaths == O.SomePaths;
     }
   };
   /// By the event's path.

@@ -74,17 +74,26 @@ public:
   void syncEvent(PendingState &St, const AccessPath &Event,
                  const std::string &EventName, const Expr *Where,
                  const ElementRange *Elements = nullptr);
-  /// cudaEventRecord(event, S) at Where: the event covers what S has in
-  /// flight now, including what S waits for (cudaStreamWaitEvent). EventE:
-  /// the event as written at Where, when it is this callable's expression
-  /// (for the elements of an array of events it names).
   /// A device sync at C (cudaDeviceSynchronize): completes the copies
   /// issued while the device current at C was (FunctionFacts::
   /// currentDevice), or while the check cannot tell which device was.
   void syncDevice(PendingState &St, const CallExpr *C, const ApiEntry &E);
+  /// cudaEventRecord(event, S) at Where: the event covers what S has in
+  /// flight now, including what S waits for (cudaStreamWaitEvent). EventE:
+  /// the event as written at Where, when it is this callable's expression
+  /// (for the elements of an array of events it names).
   void recordEvent(PendingState &St, const AccessPath &Event,
                    const StreamRef &S, const Expr *Where,
                    const Expr *EventE = nullptr);
+  /// A helper's record of the event on S on some of its paths only
+  /// (HelperSummary::EventRecord::SomePaths): past Where the event covers
+  /// the copies and producers both a record at Where would capture and it
+  /// covered before (on the other paths it keeps its earlier record). An
+  /// event not recorded before covers nothing (the helper's own copies
+  /// that its record covers are added by the caller of this).
+  void mayRecordEvent(PendingState &St, const AccessPath &Event,
+                      const StreamRef &S, const Expr *Where,
+                      const Expr *EventE = nullptr);
   /// A query C of stream S (cudaStreamQuery, or a helper that returns
   /// whether one succeeded): what its cudaSuccess edge completes
   /// (PendingState::Queried), keyed by C.

@@ -12,6 +12,8 @@
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
 #include "HostOrdering.h"
+#include <algorithm>
+#include <iterator>
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::cuda {
@@ -211,6 +213,41 @@ void Solver::recordEvent(PendingState &St, const AccessPath &Key,
   if (S.K != StreamRef::Legacy && isBlockingStream(S))
     if (std::set<unsigned> Legacy = pendingOnLegacy(St); !Legacy.empty())
       St.Events[Key].Covered.insert(Legacy.begin(), Legacy.end());
+}
+
+void Solver::mayRecordEvent(PendingState &St, const AccessPath &Key,
+                            const StreamRef &S, const Expr *Where,
+                            const Expr *EventE) {
+  // What a record on every path would capture, met with what the event
+  // held before (must-sets: the paths that skip the record keep the old).
+  PendingState Recorded = St;
+  recordEvent(Recorded, Key, S, Where, EventE);
+  PendingState::EventInfo Info = std::move(Recorded.Events[Key]);
+  Info.SomePaths = true;
+  auto Old = St.Events.find(Key);
+  std::set<unsigned> Covered;
+  std::set<ProducerKey> Producers;
+  if (Old != St.Events.end()) {
+    std::set_intersection(Old->second.Covered.begin(),
+                          Old->second.Covered.end(), Info.Covered.begin(),
+                          Info.Covered.end(),
+                          std::inserter(Covered, Covered.begin()));
+    auto OldP = St.EventProducers.find(Key);
+    auto NewP = Recorded.EventProducers.find(Key);
+    if (OldP != St.EventProducers.end() &&
+        NewP != Recorded.EventProducers.end())
+      std::set_intersection(OldP->second.begin(), OldP->second.end(),
+                            NewP->second.begin(), NewP->second.end(),
+                            std::inserter(Producers, Producers.begin()));
+    Info.Elements = Old->second.Elements;
+  }
+  Info.Covered = std::move(Covered);
+  Info.LastLoop = nullptr;
+  St.Events[Key] = std::move(Info);
+  if (Producers.empty())
+    St.EventProducers.erase(Key);
+  else
+    St.EventProducers[Key] = std::move(Producers);
 }
 
 std::set<unsigned> Solver::pendingOnLegacy(const PendingState &St) const {

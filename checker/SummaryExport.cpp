@@ -20,7 +20,9 @@
 //     "syncsStreamParamsIfBlocking": [i] (through the legacy stream only:
 //     where the caller's stream is blocking; version 2), "syncsStreams":
 //     [<stream>], "syncsEventParams": [i], "syncsEvents": [<event>],
-//     "recordsEvents": [{"eventParam" | "event", "streamParam" | "stream"}],
+//     "recordsEvents": [{"eventParam" | "event", "streamParam" | "stream",
+//                        "somePaths" (absent: false; recorded on some paths
+//                        only)}],
 //     "accesses": [{"param", "unlessSynced": [stream param, or -1 (no
 //                   stream), or -3 (a blocking stream the function does
 //                   not name: covered by the legacy stream's syncs; new in
@@ -288,6 +290,8 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
     } else {
       continue;
     }
+    if (R.SomePaths)
+      Rec["somePaths"] = true;
     RecordIndex[N] = static_cast<int>(Records.size());
     Records.push_back(std::move(Rec));
   }

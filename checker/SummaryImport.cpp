@@ -434,6 +434,7 @@ std::unique_ptr<HelperSummary> Importer::run(const Object &O) {
         continue;
       Rec.EventParam = *EP;
       Rec.StreamParam = *SP;
+      Rec.SomePaths = R->getBoolean("somePaths").value_or(false);
       if (*EP < 0) {
         std::optional<HelperSummary::EventRef> E = event(R->get("event"));
         if (!E)

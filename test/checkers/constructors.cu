@@ -190,3 +190,42 @@ void helperMadeMarkerConstant(float *h, const float *d) {
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
 }
+
+// A helper returning the object by value (`return Marker(s);`, `return
+// {s};`, or a local built so): with C++17's guaranteed elision the object
+// is the caller's local, which the constructor built from the arguments.
+static Marker fetchAndMark(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return Marker(s);
+}
+static Marker markFirst(float *h, const float *d, cudaStream_t s) {
+  Marker m(s);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  return m;
+}
+static Marker markBraced(cudaStream_t s) { return Marker{s}; }
+void returnedMarkerAfterCopy(float *h, const float *d, cudaStream_t s) {
+  Marker token = fetchAndMark(h, d, s);
+  token.wait();
+  consume(h[0]);
+}
+void returnedMarkerBeforeCopy(float *h, const float *d, cudaStream_t s) {
+  Marker token = markFirst(h, d, s);
+  token.wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+void returnedMarkerOtherStream(float *h, const float *d, cudaStream_t s,
+                               cudaStream_t t) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  Marker token = markBraced(t);
+  token.wait();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous
+}
+void returnedMarkerSameStream(float *h, const float *d, cudaStream_t s) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  Marker token = markBraced(s);
+  token.wait();
+  consume(h[0]);
+}
