@@ -146,7 +146,8 @@ private:
   /// Empty (untracked) for an offset or index that is not a constant:
   /// `d[i]` in a loop names another element each iteration.
   /// A container's data accessor (`v.data()`, isDataAccessor) names the
-  /// whole container, as `v` does.
+  /// whole container, as `v` does. A whole buffer that is not a variable
+  /// (a member, an accessor of one) is named by its path (wholeRegionKey).
   std::string regionKey(const Expr *E, const Expr *Root) {
     const Expr *X = strip(E);
     while (const Expr *Object = dataAccessorObject(X))
@@ -164,6 +165,8 @@ private:
         break;
       }
     }
+    if (X == strip(Root))
+      return wholeRegionKey(F.Aliases, AccessPath::of(Root), spelling(X, Ctx));
     return regionKeyOf(F.Aliases, AccessPath::of(Root), spelling(X, Ctx));
   }
   /// A library algorithm's device work on its outputs (LibraryProducers.h).
@@ -171,6 +174,12 @@ private:
   void addThrustCall(const CallExpr *C, const ThrustCall &T);
   std::optional<StreamRef> handleStreamAt(const CallExpr *C,
                                           const Expr *Handle);
+  /// Device work (Produce) or a device-to-host copy (Consume) of a buffer
+  /// a helper's summary names by a path (a member of the object called on,
+  /// of an argument, a global), rebased to the call C (namedAtCall), on S.
+  void addNamedBufferWork(Effect::Kind K, const CallExpr *C, AccessPath Path,
+                          std::string Name, const StreamRef &S,
+                          bool Blocking);
   /// The device work a helper called at C leaves writing its arguments
   /// (and a lambda, writing what it captures: CapturedProduces).
   void addHelperProducers(const CallExpr *C, const HelperSummary &S);

@@ -84,6 +84,10 @@ struct Effect {
   /// (the end of the object's scope), where its effects are noted.
   const Expr *Loc = nullptr;
   const Expr *Name = nullptr; ///< the tracked buffer as named there
+  /// Produce / Consume of a buffer a helper's summary names (a member of the
+  /// object called on: no expression here names it): its spelling, owned
+  /// by CallableEffects::Spellings; Name is null then.
+  const std::string *Spelled = nullptr;
   /// Access: a constant element of an array of buffers (CopySite::Element).
   std::optional<long long> Element;
   /// Access: the bytes it touches, where constant offsets say them
@@ -151,12 +155,22 @@ struct CallableEffects {
   std::vector<Effect> List;
   /// The streams of Produce / Consume effects (stable addresses).
   std::deque<StreamRef> Streams;
+  /// Effect::Spelled's strings (stable addresses).
+  std::deque<std::string> Spellings;
   /// A summary run's producer seeds: device work of the caller's, on a
   /// stream the helper cannot name, writing each pointer parameter's buffer
-  /// (its alias class key, the parameter), and for a lambda each pointer
-  /// variable it captures; a device-to-host copy of one while it is
-  /// pending is a Consumption of the summary.
-  std::vector<std::pair<std::string, const VarDecl *>> ProducerSeeds;
+  /// (its region key, the parameter), for a lambda each pointer variable it
+  /// captures, and each member of `this` or global the helper names
+  /// (HelperSummary::Named: the path, spelled as in the helper); a
+  /// device-to-host copy of one while it is pending is a Consumption of the
+  /// summary.
+  struct ProducerSeed {
+    std::string Region;
+    const VarDecl *Var = nullptr;
+    std::optional<AccessPath> Named;
+    std::string Name;
+  };
+  std::vector<ProducerSeed> ProducerSeeds;
   /// Loops that join every thread (or wait for every future) of a
   /// container (HostOrdering.cpp), by the loop statement: on the loop's
   /// exit edge the host has waited for the container's signal.
@@ -173,6 +187,12 @@ struct CallableEffects {
 /// a producer and a copy meet only on equal regions.
 std::string regionKeyOf(AliasClasses &Aliases, const AccessPath &Root,
                         llvm::StringRef Spelling);
+/// The region of the whole buffer Root names: a variable's by its spelling
+/// (regionKeyOf), anything else's (a member, `st.d`, or an accessor of one,
+/// `hist.counts()`) by the path, so that the member and its accessor, or a
+/// helper's member rebased to the caller's object, name one region.
+std::string wholeRegionKey(AliasClasses &Aliases, const AccessPath &Root,
+                           llvm::StringRef Spelling);
 
 /// Builds the copies and effects of the callable of Facts (after any
 /// summary seeds were added to Out.Copies), and the copy classes.

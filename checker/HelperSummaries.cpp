@@ -152,6 +152,18 @@ bool handleOutlivesCall(const Expr *E, const FunctionFacts &F) {
   return outlivesCall(Base) || UnchangedParam(Base);
 }
 
+bool namedByCaller(const AccessPath &P, const FunctionFacts &F) {
+  if (lambdaOperator(F.FD))
+    return false; // a lambda's captures: CapturedProduces
+  if (P.isThisMember())
+    return true;
+  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(P.rootDecl()))
+    return PD->getDeclContext() == F.FD && P.isMemberOf(PD) &&
+           !F.MutatedVars.count(PD);
+  const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
+  return V && V->hasGlobalStorage() && !V->isStaticLocal();
+}
+
 const FunctionDecl *summarizable(const FunctionDecl *FD,
                                  const SourceManager &SM) {
   const FunctionDecl *Def = nullptr;
@@ -246,7 +258,8 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     if (const ParmVarDecl *PD = FD->getParamDecl(P);
         PD->getType()->isPointerType() && Out.ProducerSeeds.size() < 8)
       Out.ProducerSeeds.push_back(
-          {regionKeyOf(F.Aliases, AccessPath::ofDecl(PD), PD->getName()), PD});
+          {regionKeyOf(F.Aliases, AccessPath::ofDecl(PD), PD->getName()), PD,
+           std::nullopt, ""});
   // A lambda's pointer captures: the caller's own variables.
   if (const CXXMethodDecl *Op = lambdaOperator(FD))
     for (const LambdaCapture &Cap : Op->getParent()->captures())
@@ -255,7 +268,8 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
                               : nullptr;
           V && V->getType()->isPointerType() && Out.ProducerSeeds.size() < 8)
         Out.ProducerSeeds.push_back(
-            {regionKeyOf(F.Aliases, AccessPath::ofDecl(V), V->getName()), V});
+            {regionKeyOf(F.Aliases, AccessPath::ofDecl(V), V->getName()), V,
+             std::nullopt, ""});
   Out.ProducerSeedSite = F.Body;
   // The stream of a seed on a default or unnamed blocking stream.
   auto SeedStreamOf = [&](CopySite &S, int Stream) {
@@ -452,6 +466,11 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       S->Buffer = F.Aliases.classKey(Key);
       SeedStreamOf(*S, Default);
     }
+    // The caller's device work writing it (a member or global; a
+    // captured pointer has its seed above).
+    if (!V && !Op && Out.ProducerSeeds.size() < 8)
+      Out.ProducerSeeds.push_back(
+          {wholeRegionKey(F.Aliases, Key, Name), nullptr, Key, Name});
     HelperSummary::NamedBuffer B;
     B.Path = std::move(Key);
     B.Name = std::move(Name);
@@ -483,10 +502,10 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
 void SummarySeeds::seedEntry(const CallableEffects &E, PendingState &Entry) {
   // The caller's device work: on no stream the helper can name (any sync,
   // record or barrier in the helper may be its order: the seed ends).
-  for (const auto &[Key, Param] : E.ProducerSeeds) {
-    PendingProducer &P = Entry.Producers[{Key, StreamRef().identity()}];
+  for (const CallableEffects::ProducerSeed &Sd : E.ProducerSeeds) {
+    PendingProducer &P = Entry.Producers[{Sd.Region, StreamRef().identity()}];
     P.Site = E.ProducerSeedSite;
-    P.Var = Param;
+    P.Var = Sd.Var;
     P.Conditions.Sets = {Literals{}};
   }
   for (unsigned Id = 0; Id < E.Copies.size(); ++Id)
@@ -556,10 +575,20 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       if (std::optional<HelperSummary::CapturedProduction> Pr =
               capturedProduction(Def, Key.first, P))
         S->CapturedProduces.push_back(*Pr);
-    if (!Buf)
-      continue;
     HelperSummary::Production Pr;
-    Pr.BufferParam = Buf->getFunctionScopeIndex();
+    if (Buf) {
+      Pr.BufferParam = Buf->getFunctionScopeIndex();
+    } else {
+      // A member or global the caller names too, written whole.
+      std::optional<AccessPath> Path =
+          P.Root ? std::optional(AccessPath::of(P.Root)) : std::nullopt;
+      std::string Name = P.Root ? spelling(P.Root, F.Ctx) : "";
+      if (!Path || !namedByCaller(*Path, F) ||
+          Key.first != wholeRegionKey(F.Aliases, *Path, Name))
+        continue;
+      Pr.NamedBuffer = std::move(Path);
+      Pr.NamedBufferName = std::move(Name);
+    }
     Pr.Torch = P.OnCurrent;
     Pr.IfDevice = P.IfDevice;
     const ValueDecl *StreamRoot = P.Stream.K == StreamRef::Named &&
@@ -574,6 +603,10 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
       Pr.On = HelperSummary::Production::CurrentStream;
     } else if (P.Stream.K == StreamRef::Legacy) {
       Pr.On = HelperSummary::Production::LegacyStream;
+    } else if (P.Stream.K == StreamRef::Named &&
+               namedByCaller(P.Stream.Path, F)) {
+      Pr.On = HelperSummary::Production::OnNamedStream;
+      Pr.Stream = P.Stream;
     } else {
       continue; // a stream the caller cannot name
     }

@@ -226,10 +226,24 @@ struct HelperSummary {
   /// `produce(d, n, s)` launching a kernel that writes d on s). On a stream
   /// parameter (index), on libtorch's current stream (the caller's at the
   /// call), or on the legacy default stream.
+  /// Also a stream or a buffer the caller names too, not a parameter: a
+  /// member of `this` or of an object parameter, or a global (`run() {
+  /// kernel<<<.., stream_>>>(d_counts_); }`, `produce(st, d)` on
+  /// `st.compute`), keyed as in the helper and rebased at the call
+  /// (namedAtCall); such productions are not exported.
   struct Production {
     unsigned BufferParam = 0;
-    enum Where { OnStreamParam, CurrentStream, LegacyStream } On = LegacyStream;
+    enum Where {
+      OnStreamParam,
+      CurrentStream,
+      LegacyStream,
+      OnNamedStream ///< Stream
+    } On = LegacyStream;
     unsigned StreamParam = 0;
+    StreamRef Stream; ///< OnNamedStream
+    /// The buffer, when it is not parameter BufferParam: its whole region.
+    std::optional<AccessPath> NamedBuffer;
+    std::string NamedBufferName;
     /// A libtorch op: device work only when the argument is a CUDA tensor.
     bool Torch = false;
     /// A cudaMemcpyDefault copy into the parameter (`raft::copy_matrix`):
@@ -255,11 +269,17 @@ struct HelperSummary {
   /// default stream) for the caller's producer diagnostic
   /// (`raft::update_host(h, d, n, stream)` after a kernel on another
   /// stream).
+  /// As for productions, the stream (NamedStream, Named; OnStreamParam
+  /// false) and the buffer (NamedBuffer) may be ones the caller names too,
+  /// not parameters; not exported then.
   struct Consumption {
     unsigned BufferParam = 0;
     bool OnStreamParam = false; ///< else the legacy default stream
     unsigned StreamParam = 0;
     bool Blocking = false;
+    StreamRef NamedStream;
+    std::optional<AccessPath> NamedBuffer;
+    std::string NamedBufferName;
     /// A lambda's copy of a variable it captures (the enclosing function's,
     /// then BufferParam is unused), on a captured stream variable
     /// (CapturedStream; OnStreamParam is false) or the legacy default
@@ -267,10 +287,20 @@ struct HelperSummary {
     const VarDecl *CapturedBuffer = nullptr;
     const VarDecl *CapturedStream = nullptr;
     bool operator<(const Consumption &O) const {
+      auto Named = [](const Consumption &C) {
+        return std::make_pair(C.NamedStream.identity(),
+                              C.NamedBuffer ? C.NamedBuffer->key()
+                                            : std::string());
+      };
       return std::tie(BufferParam, OnStreamParam, StreamParam, Blocking,
                       CapturedBuffer, CapturedStream) <
-             std::tie(O.BufferParam, O.OnStreamParam, O.StreamParam,
-                      O.Blocking, O.CapturedBuffer, O.CapturedStream);
+                 std::tie(O.BufferParam, O.OnStreamParam, O.StreamParam,
+                          O.Blocking, O.CapturedBuffer, O.CapturedStream) ||
+             (std::tie(BufferParam, OnStreamParam, StreamParam, Blocking,
+                       CapturedBuffer, CapturedStream) ==
+                  std::tie(O.BufferParam, O.OnStreamParam, O.StreamParam,
+                           O.Blocking, O.CapturedBuffer, O.CapturedStream) &&
+              Named(*this) < Named(O));
     }
   };
   std::vector<Consumption> Consumes;
@@ -431,6 +461,19 @@ void applyLambdaArg(Solver &S, const PendingState &St, const Effect &Ev);
 bool outlivesCall(const Expr *E);
 bool handleOutlivesCall(const Expr *E, const FunctionFacts &F);
 int unchangedParam(const Expr *E, const FunctionFacts &F);
+/// Whether a path of F's callable (not a lambda) names what its caller
+/// names too, by the same path rebased at the call (namedAtCall): a member
+/// of `this`, a member of a parameter the callable never changes, or a
+/// global (not a static local).
+bool namedByCaller(const AccessPath &P, const FunctionFacts &F);
+/// A path (and its spelling) of a helper's summary that namedByCaller
+/// accepted, as the call C names it; false where it cannot. And a stream
+/// so named (nullopt where it cannot be).
+bool namedAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
+                 const CallExpr *C);
+std::optional<StreamRef> namedStreamAtCall(FunctionFacts &F,
+                                           const StreamRef &S,
+                                           const CallExpr *C);
 
 /// The parts of S that say what every return statement of F's callable
 /// returns (HelperReturns.cpp): ReturnsSignal, ReturnsQuerySuccess and

@@ -310,6 +310,17 @@ void applyNamedAccesses(Solver &Sv, const PendingState &St,
 // Application at a call
 //===----------------------------------------------------------------------===//
 
+bool namedAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
+                 const CallExpr *C) {
+  return nameAtCall(F, Path, Name, C, /*Lambda=*/nullptr);
+}
+
+std::optional<StreamRef> namedStreamAtCall(FunctionFacts &F,
+                                           const StreamRef &S,
+                                           const CallExpr *C) {
+  return streamAtCall(F, -1, S, C, /*Lambda=*/nullptr);
+}
+
 StreamRef pendingCopyStream(FunctionFacts &F,
                             const HelperSummary::PendingCopy &PC,
                             const CallExpr *C,

@@ -119,6 +119,9 @@ struct PendingProducer {
   bool LegacyJoined = false;
   /// The variable holding the buffer, if one: a new value ends the claim.
   const VarDecl *Var = nullptr;
+  /// The buffer as the work names it (Effect::Name): in a summary run, a
+  /// member the caller names too (HelperSummary::Production::NamedBuffer).
+  const Expr *Root = nullptr;
   /// On libtorch's current stream (as the callable sees it).
   bool OnCurrent = false;
   /// Into a helper's parameter of unknown kind (Effect::IfDevice).

@@ -243,24 +243,52 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
   Out.List.push_back(std::move(Ev));
 }
 
+void EffectBuilder::addNamedBufferWork(Effect::Kind K, const CallExpr *C,
+                                       AccessPath Path, std::string Name,
+                                       const StreamRef &S, bool Blocking) {
+  if (S.K == StreamRef::Unknown || !namedAtCall(F, Path, Name, C))
+    return;
+  Provenance P = F.Aliases.provenance(Path);
+  if (P == Provenance::Pinned || P == Provenance::Pageable)
+    return; // host memory: not the source of a device-to-host copy
+  Effect Ev(K);
+  Ev.Anchor = C;
+  Ev.Buffer = wholeRegionKey(F.Aliases, Path, Name);
+  Ev.Spelled = &Out.Spellings.emplace_back(std::move(Name));
+  Ev.OnStream = &Out.Streams.emplace_back(S);
+  Ev.BlockingCopy = Blocking;
+  Out.List.push_back(std::move(Ev));
+}
+
 void EffectBuilder::addHelperProducers(const CallExpr *C,
                                        const HelperSummary &S) {
-  for (const HelperSummary::Production &P : S.Produces) {
+  using Production = HelperSummary::Production;
+  for (const Production &P : S.Produces) {
+    const Expr *StreamArg =
+        P.On == Production::OnStreamParam
+            ? paramArg(C, static_cast<int>(P.StreamParam))
+            : nullptr;
+    if (P.On == Production::OnStreamParam && !StreamArg)
+      continue; // a defaulted stream argument: not followed
+    std::optional<StreamRef> On =
+        P.On == Production::OnNamedStream ? namedStreamAtCall(F, P.Stream, C)
+        : P.On == Production::CurrentStream
+            ? std::optional(F.currentStreamAt(C->getBeginLoc()))
+            : std::optional(F.streamOf(StreamArg)); // or the legacy stream
+    if (!On)
+      continue;
+    if (P.NamedBuffer) {
+      if (!P.Torch && !P.IfDevice)
+        addNamedBufferWork(Effect::Produce, C, *P.NamedBuffer,
+                           P.NamedBufferName, *On, /*Blocking=*/false);
+      continue;
+    }
     const Expr *A = paramArg(C, static_cast<int>(P.BufferParam));
     const Expr *Root = A ? bufferRoot(A) : nullptr;
     if (!Root || ((P.Torch || P.IfDevice) &&
                   F.provenanceOf(Root) != Provenance::Device))
       continue;
-    StreamRef On =
-        P.On == HelperSummary::Production::OnStreamParam
-            ? F.streamOf(paramArg(C, static_cast<int>(P.StreamParam)))
-        : P.On == HelperSummary::Production::CurrentStream
-            ? F.currentStreamAt(C->getBeginLoc())
-            : F.streamOf(nullptr);
-    if (P.On == HelperSummary::Production::OnStreamParam &&
-        !paramArg(C, static_cast<int>(P.StreamParam)))
-      continue; // a defaulted stream argument: not followed
-    addProducer(C, Root, On, P.Torch);
+    addProducer(C, Root, *On, P.Torch);
   }
   // A lambda's device work on what it captures: the caller's variables.
   for (const HelperSummary::CapturedProduction &P : S.CapturedProduces)
@@ -273,22 +301,36 @@ std::string regionKeyOf(AliasClasses &Aliases, const AccessPath &Root,
   return Aliases.classKey(Root) + "@" + Spelling.str();
 }
 
+std::string wholeRegionKey(AliasClasses &Aliases, const AccessPath &Root,
+                           llvm::StringRef Spelling) {
+  return Root.steps().empty() && Root.rootKind() == AccessPath::RootKind::Decl
+             ? regionKeyOf(Aliases, Root, Spelling)
+             : regionKeyOf(Aliases, Root, "=" + Root.key());
+}
+
 void EffectBuilder::addHelperConsumers(const CallExpr *C,
                                        const HelperSummary &S) {
   for (const HelperSummary::Consumption &Co : S.Consumes) {
     if (Co.CapturedBuffer)
       continue; // a lambda's: below
-    const Expr *A = paramArg(C, static_cast<int>(Co.BufferParam));
-    if (!A)
+    const Expr *SA =
+        Co.OnStreamParam ? paramArg(C, static_cast<int>(Co.StreamParam))
+                         : nullptr;
+    if (Co.OnStreamParam && (!SA || isa<CXXDefaultArgExpr>(SA)))
+      continue; // a defaulted stream argument: not followed
+    std::optional<StreamRef> On =
+        Co.NamedStream.K == StreamRef::Named
+            ? namedStreamAtCall(F, Co.NamedStream, C)
+            : std::optional(F.streamOf(SA)); // or the legacy stream
+    if (!On)
       continue;
-    if (Co.OnStreamParam) {
-      const Expr *SA = paramArg(C, static_cast<int>(Co.StreamParam));
-      if (!SA || isa<CXXDefaultArgExpr>(SA))
-        continue; // a defaulted stream argument: not followed
-      addConsumer(C, A, F.streamOf(SA), Co.Blocking);
-    } else {
-      addConsumer(C, A, F.streamOf(nullptr), Co.Blocking);
+    if (Co.NamedBuffer) {
+      addNamedBufferWork(Effect::Consume, C, *Co.NamedBuffer,
+                         Co.NamedBufferName, *On, Co.Blocking);
+      continue;
     }
+    if (const Expr *A = paramArg(C, static_cast<int>(Co.BufferParam)))
+      addConsumer(C, A, *On, Co.Blocking);
   }
   // A lambda's copies of what it captures: the caller's variables.
   for (const HelperSummary::Consumption &Co : S.Consumes)

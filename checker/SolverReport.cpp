@@ -15,34 +15,50 @@
 namespace clang::tidy::cuda {
 
 /// In a summary run: a device-to-host copy of a parameter's buffer (or a
-/// lambda's captured variable's) while the caller's seed producer is
-/// pending on it, on a stream parameter (a captured stream variable) or
-/// the legacy default stream.
+/// lambda's captured variable's, or a member's or global's the caller
+/// names too) while the caller's seed producer is pending on it, on a
+/// stream parameter (a captured stream variable, a member or global the
+/// caller names too) or the legacy default stream.
 void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
   const StreamRef &On = *Ev.OnStream;
   HelperSummary::Consumption C;
   C.Blocking = Ev.BlockingCopy;
+  bool ParamOrCapture = false;
   if (On.K == StreamRef::Named && On.Path.steps().empty() &&
       On.Path.rootKind() == AccessPath::RootKind::Decl) {
     const auto *SP = dyn_cast_or_null<ParmVarDecl>(On.Path.rootDecl());
     C.CapturedStream = capturedVariable(F.FD, On.Path.rootDecl());
-    if (!C.CapturedStream && (!SP || SP->getDeclContext() != F.FD))
-      return;
-    C.OnStreamParam = !C.CapturedStream;
+    ParamOrCapture =
+        C.CapturedStream || (SP && SP->getDeclContext() == F.FD);
+    C.OnStreamParam = ParamOrCapture && !C.CapturedStream;
     C.StreamParam = C.OnStreamParam ? SP->getFunctionScopeIndex() : 0;
-  } else if (On.K != StreamRef::Legacy) {
-    return; // a stream the caller cannot name
+  }
+  if (!ParamOrCapture) {
+    if (On.K == StreamRef::Named && namedByCaller(On.Path, F))
+      C.NamedStream = On; // a member or global the caller names too
+    else if (On.K != StreamRef::Legacy)
+      return; // a stream the caller cannot name
   }
   for (const auto &[Key, P] : St.Producers) {
     const auto *Param = dyn_cast_or_null<ParmVarDecl>(P.Var);
     if (Param && Param->getDeclContext() != F.FD)
       Param = nullptr;
     C.CapturedBuffer = Param ? nullptr : capturedVariable(F.FD, P.Var);
+    // A member or global the caller names too (its producer seed).
+    const CallableEffects::ProducerSeed *Named = nullptr;
+    for (const CallableEffects::ProducerSeed &Sd : Effects.ProducerSeeds)
+      if (Sd.Named && Sd.Region == Key.first)
+        Named = &Sd;
     if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown ||
-        (!Param && !C.CapturedBuffer) ||
+        (!Param && !C.CapturedBuffer && !Named) ||
         (C.CapturedStream && !C.CapturedBuffer))
       continue;
     C.BufferParam = Param ? Param->getFunctionScopeIndex() : 0;
+    C.NamedBuffer.reset();
+    if (!Param && !C.CapturedBuffer) {
+      C.NamedBuffer = Named->Named;
+      C.NamedBufferName = Named->Name;
+    }
     auto It = llvm::lower_bound(Consumed, C);
     if (It == Consumed.end() || C < *It)
       Consumed.insert(It, C);
@@ -91,7 +107,7 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   ProducerFindingAt.insert(Ev.Anchor);
   Finding Fd;
   Fd.Access = cast<Expr>(Ev.Anchor);
-  Fd.BufferName = spelling(Ev.Name, Ctx);
+  Fd.BufferName = Ev.Name ? spelling(Ev.Name, Ctx) : *Ev.Spelled;
   Fd.Producer = Racing->Site;
   Fd.ProducerStream = Racing->Stream;
   Fd.CopyStream = On;

@@ -396,6 +396,7 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.Site = Ev.Anchor;
   P.Stream = *Ev.OnStream;
   P.Var = Ev.Var;
+  P.Root = Ev.Name;
   P.OnCurrent = Ev.OnCurrent;
   P.IfDevice = Ev.IfDevice;
   P.Conditions.Sets = {St.Assumed};

@@ -413,6 +413,8 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
   O["copies"] = std::move(Copies);
   Array Produces;
   for (const HelperSummary::Production &P : S.Produces) {
+    if (P.NamedBuffer || P.On == HelperSummary::Production::OnNamedStream)
+      continue; // by paths the caller names (not exported)
     const char *On = P.On == HelperSummary::Production::OnStreamParam
                          ? "param"
                      : P.On == HelperSummary::Production::CurrentStream
@@ -428,7 +430,9 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
   O["produces"] = std::move(Produces);
   Array Consumes;
   for (const HelperSummary::Consumption &C : S.Consumes)
-    if (!C.CapturedBuffer) // a lambda's captures: no caller elsewhere
+    // A lambda's captures: no caller elsewhere; paths: not exported.
+    if (!C.CapturedBuffer && !C.NamedBuffer &&
+        C.NamedStream.K != StreamRef::Named)
       Consumes.push_back(
           Object{{"param", static_cast<int64_t>(C.BufferParam)},
                  {"on", C.OnStreamParam ? "param" : "legacy"},
