@@ -174,6 +174,8 @@ private:
   void addThrustCall(const CallExpr *C, const ThrustCall &T);
   std::optional<StreamRef> handleStreamAt(const CallExpr *C,
                                           const Expr *Handle);
+  std::vector<std::pair<AccessPath, std::optional<StreamRef>>>
+  handleStreamsGiven(const CallExpr *K);
   /// Device work (Produce) or a device-to-host copy (Consume) of a buffer
   /// a helper's summary names by a path (a member of the object called on,
   /// of an argument, a global), rebased to the call C (namedAtCall), on S.
@@ -221,8 +223,10 @@ private:
   /// member) is added as that stream's work at C (addStreamWork). Returns
   /// whether the call may order device work otherwise (Effect::MayOrder):
   /// whatever its arguments, or by work on a stream parameter handed a
-  /// stream the check cannot name (nothing is added then).
-  bool addHelperOrdering(const CallExpr *C, const FunctionDecl *Def);
+  /// stream the check cannot name (nothing is added then), or by an event
+  /// record or wait its summary S does not carry on every path.
+  bool addHelperOrdering(const CallExpr *C, const FunctionDecl *Def,
+                         const HelperSummary *S);
   /// An occurrence of a buffer of alias class Class: its host access, if
   /// any, becomes an Access effect.
   void addAccess(const Expr *Node, const std::string &Class);

@@ -90,7 +90,8 @@ bool callsCallableThatMayOrder(const CallExpr *C, const FunctionDecl *Callee,
   const SourceManager &SM = Ctx.getSourceManager();
   return llvm::any_of(Ops, [&](const FunctionDecl *Op) {
     const FunctionDecl *Def = summarizable(Op, SM);
-    return !Def || orderingFactsOf(Def, Model, Ctx, Depth, Cache).Orders;
+    return !Def || orderingFactsOf(Def, Model, Ctx, Depth, Cache)
+                       .mayOrderUnsummarized();
   });
 }
 
@@ -424,7 +425,7 @@ void EffectBuilder::collectCallEffects() {
     Ev.Anchor = C;
     Ev.CE = C;
     Ev.Summary = S;
-    Ev.MayOrder = addHelperOrdering(C, Def);
+    Ev.MayOrder = addHelperOrdering(C, Def, S);
     const HelperSummary *Produced = S;
     if (S) {
       Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, CalleeLambda);
@@ -607,7 +608,7 @@ void EffectBuilder::addConstruction(const Expr *Anchor, const VarDecl *V,
   Ev.Summary = S;
   Ev.Loc = Anchor;
   Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
-  Ev.MayOrder = addHelperOrdering(C, Def);
+  Ev.MayOrder = addHelperOrdering(C, Def, S);
   addHelperConsumers(C, *S);
   Out.List.push_back(std::move(Ev));
   addHelperProducers(C, *S);
@@ -667,7 +668,7 @@ void EffectBuilder::addSyntheticCall(const Stmt *Anchor, const CallExpr *C,
   Ev.Loc = Loc;
   Ev.HelperCopies = copiesLeftAtCall(R, F, Out, *S, C, nullptr);
   Ev.MayOrder =
-      addHelperOrdering(C, summarizable(Callee, Ctx.getSourceManager()));
+      addHelperOrdering(C, summarizable(Callee, Ctx.getSourceManager()), S);
   Out.List.push_back(std::move(Ev));
 }
 
@@ -743,7 +744,7 @@ void EffectBuilder::addLambdaArgs(const Expr *Call, Args Arguments,
     Ev.MayOrder =
         orderingFactsOf(Op, F.Model, Ctx, R.options().MaxHelperDepth,
                         R.Owner.orderingCache())
-            .Orders;
+            .mayOrderUnsummarized();
     Out.List.push_back(std::move(Ev));
   }
 }

@@ -11,6 +11,7 @@
 #include "ExprUtils.h"
 #include "HostOrdering.h"
 #include "LibraryCode.h"
+#include "LibraryProducers.h"
 #include "Solver.h"
 #include "TorchModel.h"
 #include "clang/AST/ExprCXX.h"
@@ -162,6 +163,57 @@ bool namedByCaller(const AccessPath &P, const FunctionFacts &F) {
            !F.MutatedVars.count(PD);
   const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
   return V && V->hasGlobalStorage() && !V->isStaticLocal();
+}
+
+/// HelperSummary::SetsHandleStreams of F's callable.
+static std::vector<HelperSummary::HandleStream>
+handleStreamsSet(FunctionFacts &F) {
+  std::vector<HelperSummary::HandleStream> Out;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(F.Body);
+  if (!Body || lambdaOperator(F.FD))
+    return Out;
+  llvm::SmallPtrSet<const Stmt *, 8> TopLevel;
+  for (const Stmt *St : Body->body())
+    if (const auto *E = dyn_cast<Expr>(St))
+      TopLevel.insert(strip(E));
+  // A return before a setter: a path that skips it.
+  std::vector<const ReturnStmt *> Returns;
+  collectReturns(Body, Returns);
+  const SourceManager &SM = F.Ctx.getSourceManager();
+  auto ReturnBefore = [&](const CallExpr *K) {
+    return llvm::any_of(Returns, [&](const ReturnStmt *R) {
+      return SM.isBeforeInTranslationUnit(R->getBeginLoc(), K->getBeginLoc());
+    });
+  };
+  for (const CallExpr *K : F.Calls) {
+    if (!isHandleStreamSetter(K->getDirectCallee()) || K->getNumArgs() != 2)
+      continue;
+    AccessPath Handle = AccessPath::of(K->getArg(0));
+    // Any setter of it under a branch or loop: which stream it ends with
+    // is not followed.
+    auto Same = [&](const HelperSummary::HandleStream &H) {
+      return H.Handle.Path == Handle;
+    };
+    if (!TopLevel.count(K) || ReturnBefore(K)) {
+      llvm::erase_if(Out, Same);
+      continue;
+    }
+    HelperSummary::HandleStream H;
+    H.HandleParam = unchangedParam(K->getArg(0), F);
+    H.Handle = {Handle, spelling(K->getArg(0), F.Ctx)};
+    H.StreamParam = unchangedParam(K->getArg(1), F);
+    H.Stream = F.streamOf(K->getArg(1));
+    bool Named =
+        (H.HandleParam >= 0 || namedByCaller(Handle, F)) &&
+        (H.StreamParam >= 0 || H.Stream.K == StreamRef::Legacy ||
+         H.Stream.K == StreamRef::PerThread ||
+         (H.Stream.K == StreamRef::Named &&
+          namedByCaller(H.Stream.Path, F)));
+    llvm::erase_if(Out, Same); // the last setter of the handle
+    if (Named)
+      Out.push_back(std::move(H));
+  }
+  return Out;
 }
 
 const FunctionDecl *summarizable(const FunctionDecl *FD,
@@ -612,6 +664,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     }
     S->Produces.push_back(Pr);
   }
+  S->SetsHandleStreams = handleStreamsSet(F);
   S->Consumes = Consumed;
   S->Named = Named;
   S->NamedBufferStreams =
@@ -705,6 +758,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     HelperSummary::EventRecord ER;
     ER.EventParam = ParamOf(Key);
     ER.SomePaths = Info.SomePaths;
+    ER.Site = Nested ? nullptr : Rec;
     std::string Name;
     if (!Nested)
       Name = spelling(Ev, F.Ctx);
@@ -760,8 +814,11 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     // An event seed: the event as the caller recorded it.
     for (unsigned Id : Wait.Covered)
       if (const SummarySeed *Sd = E.Copies[Id]->Seed; Sd && Sd->isEventSeed())
-        S->WaitsEvents.push_back(
-            {J.WaiterParam, J.Waiter, Sd->EventParam, {Sd->Event, Sd->EventName}});
+        S->WaitsEvents.push_back({J.WaiterParam,
+                                  J.Waiter,
+                                  Sd->EventParam,
+                                  {Sd->Event, Sd->EventName},
+                                  Wait.Record});
   }
   // Copies into parameters still in flight when the helper returns.
   for (const auto &[Id, Pend] : Exit.Pending) {

@@ -94,6 +94,9 @@ struct HelperSummary {
     int StreamParam = -1;
     StreamRef Stream;
     bool SomePaths = false;
+    /// The record call (StreamOrderingFacts::EventCalls); null when nested
+    /// or imported.
+    const Expr *Site = nullptr;
   };
   std::vector<EventRecord> RecordsEvents;
   /// Every return statement returns the future of a promise
@@ -146,8 +149,25 @@ struct HelperSummary {
     StreamRef Waiter;
     int EventParam = -1;
     EventRef Event;
+    const Expr *Site = nullptr; ///< the (last) wait call on the waiter
   };
   std::vector<EventWait> WaitsEvents;
+  /// Library handles (cuBLAS, cuFFT, hipFFT: isHandleStreamSetter) the
+  /// helper gives a stream by a setter call that is a statement of its
+  /// body's outermost block (so on every path that returns), no other
+  /// setter of the handle elsewhere in the body (`void init(Ctx &c) {
+  /// cublasCreate(&c.handle); cublasSetStream(c.handle, c.compute); }`).
+  /// The handle and the stream: a parameter (index) or named as the caller
+  /// names them too (namedByCaller). A routine on the handle after the call,
+  /// in a block that holds the call, runs on that stream
+  /// (EffectBuilder::handleStreamAt; the fifth round's 12). Not exported.
+  struct HandleStream {
+    int HandleParam = -1;
+    EventRef Handle;
+    int StreamParam = -1;
+    StreamRef Stream;
+  };
+  std::vector<HandleStream> SetsHandleStreams;
   /// Every return statement returns a heap object the helper builds from
   /// its parameters, unchanged (`return std::make_unique<Fence>(s);`,
   /// `return new Fence(s);`: heapConstruction, ExprUtils.h), or, ByValue,

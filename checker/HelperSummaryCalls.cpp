@@ -510,6 +510,8 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
         eventAtCall(F, W.EventParam, W.Event, C, Lambda);
     if (Waiter && Event)
       Sv.waitEvent(St, *Waiter, *Event, Where);
+    else
+      St.Producers.clear(); // a wait the call cannot name may order any
   }
   for (StreamRef Synced : S->SyncsStreams)
     if (streamAtCall(F, Synced, C, Lambda))
@@ -532,12 +534,13 @@ void applyHelperCall(Solver &Sv, PendingState &St, const Effect &Ev) {
     const Expr *EventArg = nullptr;
     std::optional<AccessPath> EventKey =
         eventAtCall(F, Rec.EventParam, Rec.Event, C, Lambda, &EventArg);
-    if (!EventKey)
-      continue;
     std::optional<StreamRef> On =
-        streamAtCall(F, Rec.StreamParam, Rec.Stream, C, Lambda);
-    if (!On)
+        EventKey ? streamAtCall(F, Rec.StreamParam, Rec.Stream, C, Lambda)
+                 : std::nullopt;
+    if (!On) {
+      St.Producers.clear(); // a record the call cannot name may order any
       continue;
+    }
     if (Rec.SomePaths)
       Sv.mayRecordEvent(St, *EventKey, *On, Where, EventArg);
     else

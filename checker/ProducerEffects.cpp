@@ -369,30 +369,70 @@ void EffectBuilder::addLibraryProducers(const CallExpr *C,
     addProducer(C, C->getArg(I), S);
 }
 
+/// The handles a call K gives a stream, and the streams, as this callable
+/// names them: a setter (`cublasSetStream(h, s)`), or a helper whose
+/// summary says it sets one (HelperSummary::SetsHandleStreams; nullopt
+/// for a stream the call cannot name).
+std::vector<std::pair<AccessPath, std::optional<StreamRef>>>
+EffectBuilder::handleStreamsGiven(const CallExpr *K) {
+  std::vector<std::pair<AccessPath, std::optional<StreamRef>>> Out;
+  const FunctionDecl *KC = K->getDirectCallee();
+  if (isHandleStreamSetter(KC)) {
+    if (K->getNumArgs() == 2)
+      Out.push_back({AccessPath::of(K->getArg(0)), F.streamOf(K->getArg(1))});
+    return Out;
+  }
+  const FunctionDecl *Def =
+      KC ? summarizable(KC, Ctx.getSourceManager()) : nullptr;
+  const HelperSummary *S = Def ? R.summaryOf(KC, bindings(K, KC)) : nullptr;
+  for (const HelperSummary::HandleStream &HS :
+       S ? S->SetsHandleStreams : std::vector<HelperSummary::HandleStream>()) {
+    AccessPath Handle = HS.Handle.Path;
+    std::string Name = HS.Handle.Spelling;
+    if (HS.HandleParam >= 0) {
+      const Expr *A = paramArg(K, HS.HandleParam);
+      if (!A)
+        continue;
+      Handle = AccessPath::of(A);
+    } else if (!namedAtCall(F, Handle, Name, K)) {
+      continue;
+    }
+    const Expr *SA = HS.StreamParam >= 0 ? paramArg(K, HS.StreamParam)
+                                         : nullptr;
+    Out.push_back({Handle, HS.StreamParam >= 0
+                               ? (SA ? std::optional(F.streamOf(SA))
+                                     : std::nullopt)
+                               : namedStreamAtCall(F, HS.Stream, K)});
+  }
+  return Out;
+}
+
 /// The stream a math library's handle holds at call C: the stream of the
 /// one stream setter of that handle in this callable (`cublasSetStream(h,
-/// s)`, every setter giving the same stream), when it comes before C in
-/// the source and its block holds C; the legacy default stream for a
-/// handle this callable creates and never gives a stream. Else nullopt:
-/// set in a branch or a loop C is not in, by the caller, or to two
-/// streams.
+/// s)`, or a helper that sets it: handleStreamsGiven; every setter giving
+/// the same stream), when it comes before C in the source and its block
+/// holds C; the legacy default stream for a handle this callable creates
+/// and never gives a stream. Else nullopt: set in a branch or a loop C is
+/// not in, by the caller, or to two streams.
 std::optional<StreamRef>
 EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
   AccessPath H = AccessPath::of(Handle);
   const CallExpr *Set = nullptr;
+  std::optional<StreamRef> SetStream;
   bool Created = false;
   for (const CallExpr *K : F.Calls) {
     const FunctionDecl *KC = K->getDirectCallee();
-    if (isHandleStreamSetter(KC) && K->getNumArgs() == 2) {
-      PathRelation Rel = relate(AccessPath::of(K->getArg(0)), H);
+    for (const auto &[Given, On] : handleStreamsGiven(K)) {
+      PathRelation Rel = relate(Given, H);
       if (Rel == PathRelation::Distinct)
         continue;
-      if (Rel != PathRelation::Same ||
-          (Set && AccessPath::of(Set->getArg(1)) !=
-                      AccessPath::of(K->getArg(1))))
+      if (Rel != PathRelation::Same || !On ||
+          (SetStream && !SetStream->sameStream(*On)))
         return std::nullopt;
       Set = Set ? Set : K;
-    } else if (isHandleCreation(KC) && K->getNumArgs() > 0) {
+      SetStream = On;
+    }
+    if (isHandleCreation(KC) && K->getNumArgs() > 0) {
       const Expr *New = addressedObject(K->getArg(0));
       Created |= New && AccessPath::of(New) == H;
     }
@@ -411,7 +451,7 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
         SM.isBeforeInTranslationUnit(
             SM.getExpansionLoc(Block->getEndLoc()), At))
       return std::nullopt;
-    return F.streamOf(Set->getArg(1));
+    return SetStream;
   }
   const auto *V = dyn_cast_or_null<VarDecl>(H.rootDecl());
   // Its address goes to the creation; no other handle is assigned to it.
@@ -588,7 +628,8 @@ bool EffectBuilder::kernelMayWrite(const CUDAKernelCallExpr *K,
 }
 
 bool EffectBuilder::addHelperOrdering(const CallExpr *C,
-                                   const FunctionDecl *Def) {
+                                      const FunctionDecl *Def,
+                                      const HelperSummary *S) {
   if (!Def)
     return true;
   StreamOrderingFacts Facts =
@@ -596,6 +637,19 @@ bool EffectBuilder::addHelperOrdering(const CallExpr *C,
                       R.Owner.orderingCache());
   if (Facts.Orders)
     return true;
+  // Its records and waits: applied at the call as its summary carries them
+  // (Solver::recordEvent / waitEvent, producers included), where it carries
+  // each on every path; any other may order anything.
+  for (const CallExpr *E : Facts.EventCalls)
+    if (!S || S->TooCostly ||
+        (llvm::none_of(S->RecordsEvents,
+                       [&](const HelperSummary::EventRecord &R) {
+                         return R.Site == E && !R.SomePaths;
+                       }) &&
+         llvm::none_of(S->WaitsEvents, [&](const HelperSummary::EventWait &W) {
+           return W.Site == E;
+         })))
+      return true;
   // Work on a stream parameter whose argument names a known stream is
   // stream-ordered work there, nothing more: on the legacy default stream
   // it joins blocking streams (LegacyWork), on a blocking stream it joins

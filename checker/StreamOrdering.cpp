@@ -104,7 +104,9 @@ public:
       }
       StreamOrderingFacts Inner =
           orderingFactsOf(Def, Model, Ctx, Depth - 1, Cache);
-      Out.Orders |= Inner.Orders;
+      // A nested helper's records and waits are not matched against this
+      // helper's summary: they may order anything.
+      Out.Orders |= Inner.mayOrderUnsummarized();
       for (unsigned P : Inner.WorkOnStreamParams)
         streamWork(paramArg(C, P));
       return true;
@@ -142,7 +144,8 @@ private:
       Out.Orders = true;
       return;
     }
-    Out.Orders |= orderingFactsOf(Def, Model, Ctx, Depth - 1, Cache).Orders;
+    Out.Orders |= orderingFactsOf(Def, Model, Ctx, Depth - 1, Cache)
+                      .mayOrderUnsummarized();
   }
   /// Device work on stream S (null: omitted, the default stream): orders
   /// blocking streams when S is the legacy default stream, which only a
@@ -163,10 +166,14 @@ private:
       streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
       return;
     case ApiRole::NotASync:
+      // cudaStreamWaitEvent: a wait, enqueued on its stream.
       if (E.EventArg != NoArg)
-        Out.Orders = true; // cudaStreamWaitEvent
-      else
-        streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
+        Out.EventCalls.push_back(C);
+      streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
+      return;
+    case ApiRole::EventRecord:
+      Out.EventCalls.push_back(C);
+      streamWork(E.StreamArg == NoArg ? nullptr : arg(C, E.StreamArg));
       return;
     case ApiRole::PinnedAlloc:
     case ApiRole::DeviceAlloc:

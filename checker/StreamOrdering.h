@@ -15,9 +15,12 @@
 //    to leave device work alone (error and attribute queries, creating or
 //    destroying events and streams);
 //  - a helper or lambda with a visible body that calls any of these, or a
-//    modelled synchronization, event record, stream wait, query, blocking
-//    transfer or allocation, or issues work on a stream other than one of
-//    its stream parameters (followed to a bounded depth; deeper: orders).
+//    modelled synchronization, query, blocking transfer or allocation, or
+//    issues work on a stream other than one of its stream parameters
+//    (followed to a bounded depth; deeper: orders);
+//  - an event record or stream wait of a helper's own, unless the helper's
+//    summary carries it on every path (EventCalls; the call then applies
+//    it to producers as the caller's own record or wait would be).
 //
 // May call: CudaApiModel, TorchModel, ExprUtils, LibraryCode,
 // HelperSummaries (summarizable). Cached per helper by AsyncCopyAnalysis.
@@ -32,6 +35,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include <set>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -43,6 +47,17 @@ struct StreamOrderingFacts {
   /// legacy default stream, which orders blocking streams, when the
   /// argument is (or may be) stream 0.
   std::set<unsigned> WorkOnStreamParams;
+  /// Its own event records and stream waits (cudaEventRecord,
+  /// cudaStreamWaitEvent; not a nested helper's), on stream parameters:
+  /// they order device work, but only as the helper's summary says where
+  /// it carries each of them (HelperSummary's RecordsEvents and
+  /// WaitsEvents, on every path, by Site), which the call then applies to
+  /// the caller's producers too (EffectBuilder::addHelperOrdering).
+  std::vector<const CallExpr *> EventCalls;
+  /// It may order device work where no summary of it is applied (a
+  /// lambda handed to a function, a constructor or destructor met inside
+  /// another helper's walk): Orders, or any record or wait.
+  bool mayOrderUnsummarized() const { return Orders || !EventCalls.empty(); }
 };
 
 /// A call of an opaque function (no visible body, not in the model) that

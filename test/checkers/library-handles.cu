@@ -130,3 +130,52 @@ void fftOnPlanStream(cufftComplex *h, cufftComplex *in, cufftComplex *out,
   cudaStreamSynchronize(s2);
   cufftDestroy(plan);
 }
+
+// A handle given its stream by a helper (the fifth adversarial round's 12):
+// a setter statement of the helper's outermost block, on a member of the
+// object it is handed, names the stream at calls after it.
+struct GemmContext {
+  cublasHandle_t handle;
+  cudaStream_t compute;
+  cudaStream_t copy;
+};
+static void initContext(GemmContext &ctx) {
+  cudaStreamCreate(&ctx.compute);
+  cudaStreamCreate(&ctx.copy);
+  cublasCreate(&ctx.handle);
+  cublasSetStream(ctx.handle, ctx.compute);
+}
+static void initContextMaybe(GemmContext &ctx, bool side) {
+  cudaStreamCreate(&ctx.compute);
+  cudaStreamCreate(&ctx.copy);
+  cublasCreate(&ctx.handle);
+  if (side)
+    cublasSetStream(ctx.handle, ctx.compute);
+}
+void helperSetStreamThenOtherStream(float *h, const float *x, float *y,
+                                    int n) {
+  GemmContext ctx;
+  initContext(ctx);
+  cublasScopy(ctx.handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, ctx.copy);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'y' on stream 'ctx.copy' may read it before the work that writes it on stream 'ctx.compute' has finished
+  cudaStreamSynchronize(ctx.copy);
+}
+void helperSetStreamThenSameStream(float *h, const float *x, float *y,
+                                   int n) {
+  GemmContext ctx;
+  initContext(ctx);
+  cublasScopy(ctx.handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost,
+                  ctx.compute);
+  cudaStreamSynchronize(ctx.compute);
+}
+// Set under a branch: the handle's stream is not known.
+void helperMaybeSetStreamThenOtherStream(float *h, const float *x, float *y,
+                                         int n, bool side) {
+  GemmContext ctx;
+  initContextMaybe(ctx, side);
+  cublasScopy(ctx.handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, ctx.copy);
+  cudaStreamSynchronize(ctx.copy);
+}

@@ -1039,3 +1039,47 @@ void queryOfAStreamThatWaited(float *h, float *d) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s2);
   cudaStreamSynchronize(s2);
 }
+
+// Helpers that only record or wait (the fourth adversarial round's 31): the
+// call applies the record and the wait, producers included, as the
+// caller's own would be, instead of ending every claim.
+namespace order {
+void mark(cudaEvent_t e, cudaStream_t s) { cudaEventRecord(e, s); }
+void after(cudaStream_t w, cudaEvent_t e) { cudaStreamWaitEvent(w, e, 0); }
+void markMaybe(bool b, cudaEvent_t e, cudaStream_t s) {
+  if (b)
+    cudaEventRecord(e, s);
+}
+} // namespace order
+void helperRecordBeforeTheWork(float *h, float *d, cudaEvent_t e) {
+  cudaStream_t compute, xfer;
+  cudaStreamCreate(&compute);
+  cudaStreamCreate(&xfer);
+  order::mark(e, compute);
+  fill<<<1, 64, 0, compute>>>(d, 64);
+  order::after(xfer, e);
+  cudaMemcpyAsync(h, d, 256, cudaMemcpyDeviceToHost, xfer);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 'xfer' may read it before the work that writes it on stream 'compute' has finished
+  cudaStreamSynchronize(xfer);
+}
+void helperRecordAfterTheWork(float *h, float *d, cudaEvent_t e) {
+  cudaStream_t compute, xfer;
+  cudaStreamCreate(&compute);
+  cudaStreamCreate(&xfer);
+  fill<<<1, 64, 0, compute>>>(d, 64);
+  order::mark(e, compute);
+  order::after(xfer, e);
+  cudaMemcpyAsync(h, d, 256, cudaMemcpyDeviceToHost, xfer);
+  cudaStreamSynchronize(xfer);
+}
+// A record on some paths only is not carried as a record: it may order.
+void helperMaybeRecordAfterTheWork(bool b, float *h, float *d, cudaEvent_t e) {
+  cudaStream_t compute, xfer;
+  cudaStreamCreate(&compute);
+  cudaStreamCreate(&xfer);
+  fill<<<1, 64, 0, compute>>>(d, 64);
+  order::markMaybe(b, e, compute);
+  cudaStreamWaitEvent(xfer, e, 0);
+  cudaMemcpyAsync(h, d, 256, cudaMemcpyDeviceToHost, xfer);
+  cudaStreamSynchronize(xfer);
+}
