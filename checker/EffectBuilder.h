@@ -176,6 +176,10 @@ private:
                                           const Expr *Handle);
   std::vector<std::pair<AccessPath, std::optional<StreamRef>>>
   handleStreamsGiven(const CallExpr *K);
+  /// Are A and B the same member of two local objects one of which this
+  /// callable initialises or assigns from the other (`Ctx b = a;`): the
+  /// same handle, held twice.
+  bool copiesOfOneObject(const AccessPath &A, const AccessPath &B) const;
   /// Device work (Produce) or a device-to-host copy (Consume) of a buffer
   /// a helper's summary names by a path (a member of the object called on,
   /// of an argument, a global), rebased to the call C (namedAtCall), on S.

@@ -757,7 +757,19 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     const Expr *St = Nested ? nullptr : arg(Rec, A->StreamArg);
     HelperSummary::EventRecord ER;
     ER.EventParam = ParamOf(Key);
-    ER.SomePaths = Info.SomePaths;
+    // On some paths only, unless on the others the caller's work on that
+    // stream at the call was complete too (its stream seed is covered on
+    // every path: `else cudaStreamSynchronize(s);`): then the event covers
+    // that work as a record on every path would.
+    // (C++17 lambdas cannot capture structured bindings.)
+    const StreamRef &RecordedOn = Info.Stream;
+    ER.SomePaths =
+        Info.SomePaths &&
+        llvm::none_of(Info.Covered, [&](unsigned Id) {
+          const SummarySeed *Sd = E.Copies[Id]->Seed;
+          return Sd && Sd->Param < 0 && Sd->Named < 0 && !Sd->isEventSeed() &&
+                 E.Copies[Id]->Stream.sameStream(RecordedOn);
+        });
     ER.Site = Nested ? nullptr : Rec;
     std::string Name;
     if (!Nested)

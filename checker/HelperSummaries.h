@@ -488,7 +488,8 @@ int unchangedParam(const Expr *E, const FunctionFacts &F);
 bool namedByCaller(const AccessPath &P, const FunctionFacts &F);
 /// A path (and its spelling) of a helper's summary that namedByCaller
 /// accepted, as the call C names it; false where it cannot. And a stream
-/// so named (nullopt where it cannot be).
+/// so named (nullopt where it cannot be), Rebound (told apart from no
+/// other stream) unless known to be a created one.
 bool namedAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
                  const CallExpr *C);
 std::optional<StreamRef> namedStreamAtCall(FunctionFacts &F,

@@ -318,7 +318,15 @@ bool namedAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
 std::optional<StreamRef> namedStreamAtCall(FunctionFacts &F,
                                            const StreamRef &S,
                                            const CallExpr *C) {
-  return streamAtCall(F, -1, S, C, /*Lambda=*/nullptr);
+  std::optional<StreamRef> At = streamAtCall(F, -1, S, C, /*Lambda=*/nullptr);
+  // A member or global not known to be a created stream may have been
+  // given any stream before the call (`hg.setStream(s); hg.run();`, `g =
+  // s; produce();`), which its path does not say: not told apart.
+  if (At && At->K == StreamRef::Named && !At->Created && !At->Fresh) {
+    At->Rebound = true;
+    At->Supplied = false; // nor claimed as a stream the caller is handed
+  }
+  return At;
 }
 
 StreamRef pendingCopyStream(FunctionFacts &F,

@@ -407,6 +407,34 @@ EffectBuilder::handleStreamsGiven(const CallExpr *K) {
   return Out;
 }
 
+bool EffectBuilder::copiesOfOneObject(const AccessPath &A,
+                                      const AccessPath &B) const {
+  const auto *VA = dyn_cast_or_null<VarDecl>(A.rootDecl());
+  const auto *VB = dyn_cast_or_null<VarDecl>(B.rootDecl());
+  if (!VA || !VB || VA == VB || A.steps().empty() || B.steps().empty() ||
+      A.steps().back().Member != B.steps().back().Member)
+    return false;
+  // X initialised from Y (`Ctx b = a;`), or assigned it (`b = a;`).
+  auto Named = [](const Expr *E, const VarDecl *V) {
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? strip(E) : nullptr);
+    return D && D->getDecl() == V;
+  };
+  auto CopiedFrom = [&](const VarDecl *X, const VarDecl *Y) {
+    const Expr *Init = X->getInit() ? strip(X->getInit()) : nullptr;
+    if (const auto *K = dyn_cast_or_null<CXXConstructExpr>(Init);
+        K && K->getNumArgs() == 1)
+      Init = K->getArg(0);
+    if (Named(Init, Y))
+      return true;
+    return llvm::any_of(F.Calls, [&](const CallExpr *C) {
+      const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+      return Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+             Named(Op->getArg(0), X) && Named(Op->getArg(1), Y);
+    });
+  };
+  return CopiedFrom(VA, VB) || CopiedFrom(VB, VA);
+}
+
 /// The stream a math library's handle holds at call C: the stream of the
 /// one stream setter of that handle in this callable (`cublasSetStream(h,
 /// s)`, or a helper that sets it: handleStreamsGiven; every setter giving
@@ -419,12 +447,14 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
   AccessPath H = AccessPath::of(Handle);
   const CallExpr *Set = nullptr;
   std::optional<StreamRef> SetStream;
-  bool Created = false;
+  const CallExpr *Created = nullptr; // the last creation of the handle
   for (const CallExpr *K : F.Calls) {
     const FunctionDecl *KC = K->getDirectCallee();
     for (const auto &[Given, On] : handleStreamsGiven(K)) {
       PathRelation Rel = relate(Given, H);
-      if (Rel == PathRelation::Distinct)
+      // The same member of an object copied from H's (`Ctx b = a;`, `b =
+      // a;`): the copy holds the same handle.
+      if (Rel == PathRelation::Distinct && !copiesOfOneObject(Given, H))
         continue;
       if (Rel != PathRelation::Same || !On ||
           (SetStream && !SetStream->sameStream(*On)))
@@ -432,12 +462,18 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
       Set = Set ? Set : K;
       SetStream = On;
     }
-    if (isHandleCreation(KC) && K->getNumArgs() > 0) {
-      const Expr *New = addressedObject(K->getArg(0));
-      Created |= New && AccessPath::of(New) == H;
-    }
+    if (isHandleCreation(KC) && K->getNumArgs() > 0)
+      if (const Expr *New = addressedObject(K->getArg(0));
+          New && AccessPath::of(New) == H)
+        Created = K;
   }
   const SourceManager &SM = Ctx.getSourceManager();
+  // Created anew after its stream was set: the new handle's is the NULL
+  // stream, whichever the setter gave the old one.
+  if (Set && Created &&
+      SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Set->getBeginLoc()),
+                                   SM.getExpansionLoc(Created->getBeginLoc())))
+    return std::nullopt;
   if (Set) {
     // The setter's statement, directly in a block (not under an `if`).
     const Stmt *Block = Set;

@@ -12,9 +12,9 @@
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
 #include "HostOrdering.h"
+#include "clang/AST/ExprCXX.h"
 #include <algorithm>
 #include <iterator>
-#include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::cuda {
 
@@ -113,7 +113,7 @@ void Solver::syncEvent(PendingState &St, const AccessPath &Key,
       It->second.Miss = {MissReason::SomeElements, Where,
                          missDetail(EventName, *Elements, *Some->Elements,
                                     "event")};
-    else if (Info == St.Events.end())
+    else if (Info == St.Events.end() || Info->second.SomePaths)
       It->second.Miss = {MissReason::EventNotRecorded, Where, EventName};
     else if (covers(Info->second.Stream, C.Stream))
       It->second.Miss = {MissReason::EventBeforeCopy, Info->second.Record,

@@ -179,3 +179,27 @@ void helperMaybeSetStreamThenOtherStream(float *h, const float *x, float *y,
   cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, ctx.copy);
   cudaStreamSynchronize(ctx.copy);
 }
+// A copy of the context holds the same handle: a stream set through the
+// copy is the original's too.
+static void bindStream(GemmContext &ctx, cudaStream_t s) {
+  cublasSetStream(ctx.handle, s);
+}
+void copiedContextRebound(float *h, const float *x, float *y, int n) {
+  GemmContext a;
+  initContext(a);
+  GemmContext b = a;
+  bindStream(b, b.copy);
+  cublasScopy(a.handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, a.copy);
+  cudaStreamSynchronize(a.copy);
+}
+// Created anew after the helper set its stream: the NULL stream again.
+void handleRecreatedAfterInit(float *h, const float *x, float *y, int n) {
+  GemmContext ctx;
+  initContext(ctx);
+  cublasDestroy(ctx.handle);
+  cublasCreate(&ctx.handle);
+  cublasScopy(ctx.handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, ctx.copy);
+  cudaStreamSynchronize(ctx.copy);
+}

@@ -157,3 +157,38 @@ float otherEngineDownloads() {
   a.finish();
   return frame[0];
 }
+
+// A member or global stream the caller gives a value before the call (a
+// setter, an assignment) may be any stream: not told apart from the copy's.
+class SettableHistogram {
+public:
+  SettableHistogram() { cudaMalloc(&counts_, 64 * sizeof(float)); }
+  void setStream(cudaStream_t s) { stream_ = s; }
+  void run() { fill<<<1, 64, 0, stream_>>>(counts_, 64); }
+  const float *deviceCounts() const { return counts_; }
+
+private:
+  cudaStream_t stream_ = nullptr;
+  float *counts_;
+};
+void setterThenSameStream(float *h) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  SettableHistogram hg;
+  hg.setStream(s);
+  hg.run();
+  cudaMemcpyAsync(h, hg.deviceCounts(), 64 * sizeof(float),
+                  cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+}
+cudaStream_t gStream;
+float *gBuf;
+void produceOnGlobal() { fill<<<1, 64, 0, gStream>>>(gBuf, 64); }
+void globalGivenTheCopysStream(float *h) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  gStream = s;
+  produceOnGlobal();
+  cudaMemcpyAsync(h, gBuf, 64 * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+}

@@ -99,3 +99,36 @@ void recordOnEveryPath(bool b, float *h1, float *h2, const float *d,
   consume(h1[0]);
   consume(h2[0]);
 }
+
+// A record on one path and a sync of the same stream on the other: on every
+// path the caller's work on the stream is complete or covered by the event.
+void fetchOrDrain(bool copy, float *h, const float *d, cudaStream_t s,
+                  cudaEvent_t e) {
+  if (copy) {
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+    cudaEventRecord(e, s);
+  } else {
+    cudaStreamSynchronize(s);
+  }
+}
+void callersCopyCoveredByRecordOrSync(bool b, float *h1, float *h2,
+                                      const float *d, cudaStream_t s,
+                                      cudaEvent_t e) {
+  cudaMemcpyAsync(h1, d, 64, cudaMemcpyDeviceToHost, s);
+  fetchOrDrain(b, h2, d, s, e);
+  cudaEventSynchronize(e);
+  consume(h1[0]);
+  consume(h2[0]);
+}
+// Without the sync on the other path, the note says the event is not
+// recorded after the copy on every path (not that it was recorded before).
+void callersCopyNotCovered(bool b, float *h1, float *h2, const float *d,
+                           cudaStream_t s, cudaEvent_t e) {
+  cudaMemcpyAsync(h1, d, 64, cudaMemcpyDeviceToHost, s);
+  fetchMaybe(b, h2, d, s, e);
+  cudaEventSynchronize(e);
+  consume(h1[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h1' is read before the asynchronous device-to-host copy into it is known to be complete
+  // CHECK: :[[@LINE-3]]:3: note: event 'e' is synchronized here, but it is not recorded after the copy on every path to this point
+  consume(h2[0]);
+}
