@@ -663,16 +663,9 @@ bool isPageableAllocation(const Expr *E) {
 const Expr *dataAccessorObject(const Expr *E) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
-  if (!M || !M->getIdentifier() || !isDataAccessor(M->getName()))
-    return nullptr;
-  const Expr *Object = MC->getImplicitObjectArgument();
-  // A class of the project's own whose accessor returns a member: that
-  // member (a standard or device container is one buffer, whatever its
-  // headers spell).
-  if (trivialAccessorResult(MC) && !M->getParent()->isInStdNamespace() &&
-      !isDeviceContainer(Object->getType()))
-    return nullptr;
-  return Object;
+  return M && M->getIdentifier() && isDataAccessor(M->getName())
+             ? MC->getImplicitObjectArgument()
+             : nullptr;
 }
 
 bool isDataAccessor(llvm::StringRef Method) {

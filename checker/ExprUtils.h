@@ -189,10 +189,10 @@ const Expr *bufferRoot(const Expr *E);
 /// `t.data_ptr()`, `m.data_handle()`.
 bool isDataAccessor(llvm::StringRef Method);
 /// The object of a data accessor's call (`v` of `v.data()`,
-/// isDataAccessor), E stripped; else null. Not for an accessor of the
-/// project's own class (not a standard or device container) whose visible
-/// body returns a member (`float *data() { return h_; }`,
-/// trivialAccessorResult): that member holds the buffer.
+/// isDataAccessor), E stripped; else null. Also for a class of the
+/// project's own whose `data()` returns a member: such a class is a buffer
+/// as a whole (cuML's `host_buffer`: copies into `b.data()`, reads through
+/// `b[i]`), unlike an accessor of another name (trivialAccessorResult).
 const Expr *dataAccessorObject(const Expr *E);
 
 /// The call operator of a lambda (C++ [expr.prim.lambda.closure]), or null.

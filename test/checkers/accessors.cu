@@ -1,8 +1,9 @@
 // Accessors of a member that holds a buffer pointer: a member function
-// whose body is `return h_;` (`r.data()` is r.h_), and a function (a C
+// whose body is `return h_;` (`r.result()` is r.h_), and a function (a C
 // API's accessor of an opaque handle) whose body is `return c->host;`
-// (`rb_data(ctx)` is ctx->host). A use of the call is a use of that member;
-// a class's own `data()` accessor names the member, not the whole object.
+// (`rb_data(ctx)` is ctx->host). A use of the call is a use of that member.
+// A `data()` accessor names the whole object instead, as a container's
+// does (a class with `data()` and `operator[]` is one buffer).
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
@@ -53,7 +54,7 @@ public:
     cudaMemcpyAsync(h_, d, 64, cudaMemcpyDeviceToHost, s_);
   }
   void wait() { cudaStreamSynchronize(s_); }
-  const float *data() const { return h_; }
+  const float *result() const { return h_; }
   const float *scratch() const { return scratch_; }
 
 private:
@@ -65,13 +66,13 @@ private:
 float memberAccessorBeforeWait(const float *d) {
   Reader r;
   r.fetch(d);
-  return r.data()[0];
-  // CHECK: :[[@LINE-1]]:10: warning: 'r.data()' is read before the asynchronous device-to-host copy into it is known to be complete
+  return r.result()[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'r.result()' is read before the asynchronous device-to-host copy into it is known to be complete
 }
 float memberAccessorThroughLocal(const float *d) {
   Reader r;
   r.fetch(d);
-  const float *p = r.data();
+  const float *p = r.result();
   return p[0];
   // CHECK: :[[@LINE-1]]:10: warning: 'p' is read before the asynchronous device-to-host copy into it is known to be complete
 }
@@ -79,7 +80,7 @@ float memberAccessorAfterWait(const float *d) {
   Reader r;
   r.fetch(d);
   r.wait();
-  return r.data()[0];
+  return r.result()[0];
 }
 // Another member of the same object: not the buffer in flight.
 float otherMemberAccessor(const float *d) {
@@ -88,4 +89,22 @@ float otherMemberAccessor(const float *d) {
   float v = r.scratch()[0];
   r.wait();
   return v;
+}
+
+// A buffer class with data() and operator[] (cuML's host_buffer): copies
+// into b.data(), reads through b[i], one buffer.
+class HostBuffer {
+public:
+  explicit HostBuffer(size_t n) { cudaMallocHost(&p_, n * sizeof(float)); }
+  float *data() { return p_; }
+  float &operator[](size_t i) { return p_[i]; }
+
+private:
+  float *p_;
+};
+float bufferClassIndexedBeforeSync(const float *d, cudaStream_t s) {
+  HostBuffer b(64);
+  cudaMemcpyAsync(b.data(), d, 64 * sizeof(float), cudaMemcpyDeviceToHost, s);
+  return b[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'b' is read before the asynchronous device-to-host copy into it is known to be complete
 }

@@ -121,7 +121,7 @@ void localClassWithPointer(const float *d, cudaStream_t s) {
   Handle v;
   cudaMemcpyAsync(v.data(), d, 64, cudaMemcpyDeviceToHost, s);
   consumeValue(v.data()[0]);
-  // CHECK: :[[@LINE-1]]:16: warning: 'v.data()' is read before
+  // CHECK: :[[@LINE-1]]:16: warning: 'v' is read before
 }
 
 void aliasOfPageable(const float *d, cudaStream_t s) {
