@@ -767,7 +767,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
         Info.SomePaths &&
         llvm::none_of(Info.Covered, [&](unsigned Id) {
           const SummarySeed *Sd = E.Copies[Id]->Seed;
-          return Sd && Sd->Param < 0 && Sd->Named < 0 && !Sd->isEventSeed() &&
+          return Sd && Sd->isStreamSeed() &&
                  E.Copies[Id]->Stream.sameStream(RecordedOn);
         });
     ER.Site = Nested ? nullptr : Rec;
@@ -814,7 +814,7 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
     for (unsigned Id : Wait.Covered) {
       const CopySite &C = *E.Copies[Id];
       const SummarySeed *Sd = C.Seed;
-      if (!Sd || Sd->Param >= 0 || Sd->Named >= 0 || Sd->isEventSeed() ||
+      if (!Sd || !Sd->isStreamSeed() ||
           (Sd->StreamParam < 0 &&
            Sd->StreamParam != SummarySeed::MemberOrGlobalStream))
         continue;

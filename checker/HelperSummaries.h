@@ -401,6 +401,9 @@ struct SummarySeed {
   std::string EventName; ///< as spelled in the helper
   int EventParam = -1;          ///< Event is this parameter (or -1)
   bool isEventSeed() const { return !Event.empty(); }
+  /// The caller's work on a stream at the call (no buffer, no event): what
+  /// a sync or record of that stream in the helper covers.
+  bool isStreamSeed() const { return Param < 0 && Named < 0 && !isEventSeed(); }
 };
 
 /// The seeds of one summary run, and what extraction needs of them.

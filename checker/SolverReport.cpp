@@ -44,13 +44,14 @@ void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
     if (Param && Param->getDeclContext() != F.FD)
       Param = nullptr;
     C.CapturedBuffer = Param ? nullptr : capturedVariable(F.FD, P.Var);
+    if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown)
+      continue;
     // A member or global the caller names too (its producer seed).
     const CallableEffects::ProducerSeed *Named = nullptr;
     for (const CallableEffects::ProducerSeed &Sd : Effects.ProducerSeeds)
       if (Sd.Named && Sd.Region == Key.first)
         Named = &Sd;
-    if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown ||
-        (!Param && !C.CapturedBuffer && !Named) ||
+    if ((!Param && !C.CapturedBuffer && !Named) ||
         (C.CapturedStream && !C.CapturedBuffer))
       continue;
     C.BufferParam = Param ? Param->getFunctionScopeIndex() : 0;

@@ -220,6 +220,10 @@ void Solver::mayRecordEvent(PendingState &St, const AccessPath &Key,
                             const Expr *EventE) {
   // What a record on every path would capture, met with what the event
   // held before (must-sets: the paths that skip the record keep the old).
+  // Recorded in a copy of the state, not under a temporary key as
+  // joinStreams does: the call's temporary may hold the signal it returned
+  // in an earlier iteration (ReturnsSignal). Only calls of helpers with a
+  // record on some paths pay for the copy.
   PendingState Recorded = St;
   recordEvent(Recorded, Key, S, Where, EventE);
   PendingState::EventInfo Info = std::move(Recorded.Events[Key]);
