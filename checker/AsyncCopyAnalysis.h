@@ -99,6 +99,10 @@ struct CopySite {
   /// `cudaMemcpyAsync(h, ...)` or of a helper's call `fetch(h, ...)`);
   /// null otherwise.
   const ValueDecl *DstVar = nullptr;
+  /// The destination's path (AccessPath::of its buffer root), where the
+  /// callable names it by an expression (a followed pointer's holders,
+  /// PendingCopy::Holders, start from it); nullopt otherwise.
+  std::optional<AccessPath> DstPath;
   /// The copy's source, a device buffer: its alias class key (empty when
   /// the copy is a helper's or the source is untrackable) and spelling.
   std::string Source;

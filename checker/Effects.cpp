@@ -133,6 +133,12 @@ void EffectBuilder::build() {
   }
   collectAccessEffects();
   decideInferredDirections();
+  for (const auto &[At, Defs] : F.PointerDefinitions) {
+    Effect Ev(Effect::Repoint);
+    Ev.Anchor = At;
+    Ev.Repoints = &Defs;
+    Out.List.push_back(std::move(Ev));
+  }
   for (const auto &[V, At] : F.Writes) {
     Effect Ev(Effect::Write);
     Ev.Anchor = At;
@@ -221,8 +227,10 @@ const Expr *EffectBuilder::d2hDestination(const CallExpr *C,
 void EffectBuilder::addCopy(const CallExpr *C, const Expr *Root,
                             bool Pageable, const StreamRef &S,
                             const Expr *Inner) {
-  addCopy(C, AccessPath::of(Root), spelling(Root, Ctx), Pageable, S, Inner);
+  AccessPath Key = AccessPath::of(Root);
+  addCopy(C, Key, spelling(Root, Ctx), Pageable, S, Inner);
   Out.Copies.back()->DstVar = namedDecl(Root);
+  Out.Copies.back()->DstPath = std::move(Key);
 }
 
 void EffectBuilder::addCopy(const CallExpr *C, const AccessPath &Key,

@@ -15,7 +15,8 @@
 //    goes out of scope (the CFG's implicit destructor elements);
 //  - LambdaArg: a lambda handed to a function, which may run it;
 //  - Write: a local variable gets a new value (branch conditions on it no
-//    longer hold);
+//    longer hold); Repoint: followed local pointers get new values
+//    (which pending copies each may hold: PointerValues.cpp);
 //  - host-side ordering (HostOrdering.cpp): ThreadStart (a std::thread or
 //    std::async starts running a function whose summary synchronizes
 //    streams or the device), HostWait (the host waits for a thread, a
@@ -73,7 +74,10 @@ struct Effect {
     BlockingWork,
     /// A call whose target the check cannot know (callsUnknownTarget): it
     /// may synchronize anything, so nothing pending is claimed past it.
-    UnknownCall
+    UnknownCall,
+    /// Followed pointers are given new values (Repoints, all at once): the
+    /// copies each may hold change (PointerValues.cpp).
+    Repoint
   } K;
   explicit Effect(Kind K) : K(K) {}
   const Stmt *Anchor = nullptr;
@@ -118,6 +122,8 @@ struct Effect {
   /// (FunctionFacts::newBufferEachIteration): copies issued through Var in
   /// an earlier iteration went into another buffer.
   bool NewBuffer = false;
+  /// Repoint: the definitions (owned by FunctionFacts::PointerDefinitions).
+  const std::vector<FunctionFacts::PointerDefinition> *Repoints = nullptr;
   /// Write: the constant Var is given (`ready = true;`, `int k = 2;`), which
   /// branch conditions on Var then read on this path; nullopt otherwise.
   std::optional<long long> Value;

@@ -90,7 +90,7 @@ public:
     for (const auto &[Var, Value] : pointerExchanges(C)) {
       const auto *D = dyn_cast<DeclRefExpr>(strip(Var));
       I.Assigns.push_back(
-          {Var, D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr, Value});
+          {Var, D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr, Value, C});
     }
     // A variable bound to a non-const reference parameter may be changed
     // by the callee.
@@ -102,7 +102,9 @@ public:
         // constructor taking it by value or const reference as a rule.
         if (F->isInStdNamespace() && isForwardingParam(F, N))
           continue;
-        escapeIfBound(F->getParamDecl(N)->getType(), C->getArg(N));
+        escapeIfBound(F->getParamDecl(N)->getType(), C->getArg(N),
+                      /*Changes=*/!F->isInStdNamespace() ||
+                          pointerExchanges(C).empty());
         // std::swap(a, b), std::exchange(a, v), std::tie(a, b) = ...: the
         // standard library's reference parameters are there to change the
         // variable, here.
@@ -116,13 +118,18 @@ public:
         !T.getNonReferenceType().isConstQualified())
       noteMutation(E, At);
   }
-  void escapeIfBound(QualType T, const Expr *E) {
+  /// Changes: the callee may change the variable in ways not followed
+  /// (not std::swap / std::exchange of pointers: pointerExchanges).
+  void escapeIfBound(QualType T, const Expr *E, bool Changes = true) {
     if (!T->isLValueReferenceType() ||
         T.getNonReferenceType().isConstQualified())
       return;
     if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl())) {
         escape(V);
+        if (Changes)
+          I.BoundToReference.insert(V);
+      }
   }
   void escape(const VarDecl *V) {
     I.MutatedVars.insert(V);
@@ -169,7 +176,7 @@ public:
         const auto *D = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
         I.Assigns.push_back({B->getLHS(),
                              D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr,
-                             B->getRHS()});
+                             B->getRHS(), B});
       }
       noteMutation(B->getLHS(), B);
       noteParamsWrite(B->getLHS(), B->getRHS());
@@ -232,7 +239,7 @@ public:
       escapeIfBound(V->getType(), Init); // bool &r = flag;
     if (const Expr *Init = V->getInit())
       if (!V->getType()->isDependentType()) {
-        I.Assigns.push_back({nullptr, V, Init});
+        I.Assigns.push_back({nullptr, V, Init, Init});
         I.Writes.push_back({V, Init}); // a new value each time it runs
       }
     return true;
@@ -291,6 +298,7 @@ bool FunctionFacts::collect() {
       GraphCalls.push_back(C);
   }
   buildAliasesAndProvenance();
+  collectFollowedPointers();
   collectQueryVars();
   collectStreamSetters();
   StreamCache.clear(); // streams asked while the setters were incomplete

@@ -68,11 +68,14 @@ public:
   std::vector<const CXXConstructExpr *> StreamGuards; ///< CUDAStreamGuard
   std::vector<const CXXForRangeStmt *> RangeLoops;
   /// `lhs = rhs` (Var set when lhs names a variable) and `T var = rhs`
-  /// (Lhs null).
+  /// (Lhs null); std::swap / std::exchange of pointers give one per
+  /// variable they change. At: the statement that makes it (the
+  /// assignment, the swap's call, the initialiser).
   struct Assignment {
     const Expr *Lhs;
     const VarDecl *Var;
     const Expr *Rhs;
+    const Stmt *At = nullptr;
   };
   std::vector<Assignment> Assigns;
   /// Every DeclRefExpr of a variable, MemberExpr and pointer-typed
@@ -92,6 +95,9 @@ public:
   /// `[&] { s2 = s1; }()` may change s2 wherever the lambda runs, not s1
   /// (a subset of AddressTaken).
   std::set<const VarDecl *> CapturedByRef;
+  /// Bound to a non-const reference parameter of a function outside the
+  /// standard library, which may change it (a subset of AddressTaken).
+  std::set<const VarDecl *> BoundToReference;
   /// Local variables of class type whose destructor has a body the check
   /// reads (summarizable): it runs where each goes out of scope (the CFG's
   /// CFGAutomaticObjDtor elements), as a call on the variable. In
@@ -102,6 +108,23 @@ public:
 
   //--- Derived --------------------------------------------------------------
   AliasClasses Aliases;
+  /// Local pointer variables followed by value (PointerValues.cpp): each
+  /// is given a new pointer by a plain assignment or a std::swap somewhere
+  /// in the callable (`cur = next;`), or is initialised from one such
+  /// (`float *tmp = cur;`); its address is taken only by a pinned or device
+  /// allocation (`cudaMallocHost(&cur, n)`), and no lambda or function
+  /// other than the standard library's may change it. Which pending copies
+  /// one may hold is part of the solver's state (PendingCopy::Holders).
+  std::set<const VarDecl *> FollowedPointers;
+  /// A definition of a followed pointer: the value it is given (null: a
+  /// new allocation through its address).
+  struct PointerDefinition {
+    const VarDecl *Var;
+    const Expr *Value;
+  };
+  /// The definitions of followed pointers, by the statement that makes
+  /// them: all of one statement at once (`std::swap(cur, next)`).
+  std::map<const Stmt *, std::vector<PointerDefinition>> PointerDefinitions;
   /// Per-thread default-stream mode: the option, or a call of the API's
   /// per-thread variants (cudaMemcpyAsync_ptsz) anywhere in the callable.
   bool PerThread;
@@ -135,6 +158,9 @@ public:
   /// const pointer or a const table's element by a constant index is
   /// initialised with (`kWait[kPolicy](s)`). Null when unknown.
   const FunctionDecl *calleeOf(const CallExpr *C) const;
+  bool isFollowedPointer(const VarDecl *V) const {
+    return V && FollowedPointers.count(V);
+  }
   /// The model's row for a call's callee (calleeOf), or null.
   const ApiEntry *lookup(const CallExpr *C) const {
     return Model.lookup(calleeOf(C));
@@ -446,6 +472,7 @@ private:
   /// construction (see handleValue)?
   bool memberChanged(const VarDecl *V, const FieldDecl *Field) const;
   void buildAliasesAndProvenance();
+  void collectFollowedPointers();
   void applyTensorOrigin(const AccessPath &Tensor, const Expr *Rhs);
   void collectQueryVars();
   void collectStreamSetters();

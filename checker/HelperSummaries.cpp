@@ -562,7 +562,9 @@ void SummarySeeds::seedEntry(const CallableEffects &E, PendingState &Entry) {
   }
   for (unsigned Id = 0; Id < E.Copies.size(); ++Id)
     if (const SummarySeed *S = E.Copies[Id]->Seed) {
-      Entry.Pending[Id] = PendingCopy{MissNote{}, {{Literals{}}}, Id};
+      PendingCopy &Seed = Entry.Pending[Id];
+      Seed.Conditions.Sets = {Literals{}};
+      Seed.Site = Id;
       if (!S->Event.empty())
         Entry.Events[S->Event].Covered.insert(Id);
     }

@@ -246,6 +246,16 @@ bool guardCovers(FunctionFacts &F, const PendingState &St,
     auto It = St.Events.find(*Key);
     if (It != St.Events.end() && It->second.Covered.count(ClassId))
       return true;
+    // Or an event the check cannot tell apart from it, as a sync of it in
+    // the caller would (Solver::syncEvent): the helper's wait of
+    // `slot.ready` at `consume(slots[cur ^ 1])` after a record of
+    // `slots[cur].ready`.
+    for (const auto &[Other, Info] : St.Events)
+      if (!Info.HostSignal && Info.Covered.count(ClassId) &&
+          coverage(*Key, nullptr, Other,
+                   Info.Elements ? &*Info.Elements : nullptr) ==
+              Coverage::Covers)
+        return true;
   }
   return false;
 }
@@ -295,9 +305,11 @@ void applyNamedAccesses(Solver &Sv, const PendingState &St,
         Seed = defaultStreamSeed(Copy.Stream);
       if (guardCovers(F, St, B.Guards, Call, Lambda, Id))
         continue; // an event it waits for first covers the copy
+      if (Sv.otherBuffer(Pend, Key))
+        continue;
       if (llvm::is_contained(B.Unsynced, Seed)) {
         Sv.report(St, Class, Kind, Loc, nullptr, Callee, B.Site, nullptr,
-                  &Name);
+                  &Name, std::nullopt, std::nullopt, &Key);
         break;
       }
     }
@@ -395,6 +407,7 @@ copiesLeftAtCall(CallableRun &R, FunctionFacts &F, CallableEffects &Out,
     Site->NeedsHostDestination =
         PC.NeedsHostDestination && Prov == Provenance::Unknown;
     Site->DstVar = DstVar;
+    Site->DstPath = Key;
     Ids.push_back({Out.Copies.size() - 1, N});
   }
   return Ids;

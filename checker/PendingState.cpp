@@ -111,7 +111,9 @@ bool PathConditions::assume(const Literal &L) {
 bool PendingCopy::operator==(const PendingCopy &O) const {
   return Miss.Reason == O.Miss.Reason && Miss.Where == O.Miss.Where &&
          Conditions == O.Conditions && Site == O.Site &&
-         LegacyCovered == O.LegacyCovered;
+         LegacyCovered == O.LegacyCovered && AnyHolder == O.AnyHolder &&
+         Holders == O.Holders && Target == O.Target &&
+         IndicesHeld == O.IndicesHeld;
 }
 
 //===----------------------------------------------------------------------===//
@@ -122,7 +124,8 @@ bool PendingState::operator==(const PendingState &O) const {
   return Reached == O.Reached && Pending == O.Pending && Events == O.Events &&
          Queried == O.Queried && Waits == O.Waits && Assumed == O.Assumed &&
          Producers == O.Producers && EventProducers == O.EventProducers &&
-         QueriedProducers == O.QueriedProducers;
+         QueriedProducers == O.QueriedProducers &&
+         PointerValues == O.PointerValues;
 }
 
 void PendingState::join(const PendingState &O, NotePreference Prefer) {
@@ -207,6 +210,17 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       It->second.Miss = P.Miss;
     It->second.Conditions.add(P.Conditions);
     It->second.LegacyCovered &= P.LegacyCovered;
+    It->second.AnyHolder |= P.AnyHolder;
+    It->second.Holders.insert(P.Holders.begin(), P.Holders.end());
+    if (It->second.Target != P.Target)
+      It->second.Target.reset();
+    It->second.IndicesHeld &= P.IndicesHeld && It->second.Site == P.Site;
+  }
+  for (auto It = PointerValues.begin(); It != PointerValues.end();) {
+    auto Other = O.PointerValues.find(It->first);
+    It = Other == O.PointerValues.end() || !(Other->second == It->second)
+             ? PointerValues.erase(It)
+             : std::next(It);
   }
   for (auto It = Queried.begin(); It != Queried.end();) {
     auto Other = O.Queried.find(It->first);
@@ -316,7 +330,8 @@ size_t PendingState::size() const {
   };
   size_t N = Assumed.size();
   for (const auto &[Id, P] : Pending)
-    N += 1 + Conds(P.Conditions);
+    N += 1 + Conds(P.Conditions) + P.Holders.size();
+  N += PointerValues.size();
   for (const auto &[Key, E] : Events)
     N += 1 + E.Covered.size();
   for (const auto &[Query, Ids] : Queried)

@@ -99,6 +99,24 @@ struct PendingCopy {
   /// it on a stream parameter of unknown flags, which covers it only where
   /// the caller's stream is blocking (Solver::syncStream).
   bool LegacyCovered = false;
+  /// Followed pointers (FunctionFacts::FollowedPointers) that may hold, on
+  /// some path here, the pointer its destination is reached through: a
+  /// host access through another followed pointer is of another buffer
+  /// (`cudaMemcpyAsync(next, ..); use(cur); ...; std::swap(cur, next);`).
+  /// Meaningless while AnyHolder, which a copy whose destination has no
+  /// path (a summary's seed) keeps: every followed pointer may hold it.
+  std::set<const VarDecl *> Holders;
+  bool AnyHolder = true;
+  /// The destination's path, with a followed root replaced by the value it
+  /// holds (`cur->host` after `cur = a` is `a->host`); nullopt where the
+  /// root's value is not known, or the class stands for copies of two.
+  std::optional<AccessPath> Target;
+  /// No variable that an index of the destination's path reads (`cur` of
+  /// `bufs[1 - cur]`, of `slots[cur].host`) has been written since the
+  /// copy, and the class stands for copies of this one site: an access
+  /// whose path parts from the destination's at an index that differs
+  /// (ElementIndices.h: `bufs[cur]`) is of another element.
+  bool IndicesHeld = false;
 
   bool operator==(const PendingCopy &O) const;
 };
@@ -200,6 +218,10 @@ struct PendingState {
   /// pending, as EventProducers). Completed on the success edge only: a
   /// query whose result is ignored orders nothing.
   std::map<const Expr *, std::set<ProducerKey>> QueriedProducers;
+  /// Per followed pointer (FunctionFacts::FollowedPointers): the path of
+  /// the pointer it was last given, the same on every path into here
+  /// (must): `cur = bufs[k];` gives `bufs[k]`; `cur = next;` gives next's.
+  std::map<const VarDecl *, AccessPath> PointerValues;
 
   bool operator==(const PendingState &O) const;
 

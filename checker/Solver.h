@@ -129,10 +129,16 @@ public:
   /// A copy is issued (again): a fresh instance, which no earlier event
   /// record or query covers.
   void issue(PendingState &St, unsigned Id);
+  /// Followed pointers get new values, all at once (PointerValues.cpp):
+  /// each now holds the pending copies its value holds.
+  void repoint(PendingState &St,
+               llvm::ArrayRef<FunctionFacts::PointerDefinition> Defs);
   /// A host access of alias class Buffer: a finding for each pending copy
   /// into it (the first, outside summary runs). UseStream: the access is
   /// stream-ordered work on that stream, ordered after copies it covers.
-  /// The buffer is named by Name's spelling, or by *NameStr. Element: a
+  /// The buffer is named by Name's spelling, or by *NameStr (and its path
+  /// by *NamePath, where there is one: a helper's access of a member the
+  /// caller names). Element: a
   /// constant element of an array of buffers, which a copy into another
   /// constant element does not touch.
   void report(const PendingState &St, const std::string &Buffer,
@@ -141,7 +147,14 @@ public:
               const StreamRef *UseStream = nullptr,
               const std::string *NameStr = nullptr,
               std::optional<long long> Element = std::nullopt,
-              const std::optional<ByteRange> &Bytes = std::nullopt);
+              const std::optional<ByteRange> &Bytes = std::nullopt,
+              const AccessPath *NamePath = nullptr);
+  /// An access whose buffer has path Access names another buffer than
+  /// pending copy P's destination: it is reached through a followed
+  /// pointer that does not hold P (PendingCopy::Holders), or parts from
+  /// the destination's path at an index that differs while the copy's
+  /// indices hold (PendingCopy::IndicesHeld).
+  bool otherBuffer(const PendingCopy &P, const AccessPath &Access) const;
 
   //--- The producer diagnostic ---------------------------------------------
   /// Device work writing a device buffer (Effect::Produce).
@@ -158,6 +171,22 @@ public:
 private:
   void note(PendingState &St, MissReason Reason, const Expr *Where,
             const StreamRef *S);
+  /// The followed pointers that hold copy C's destination where it is
+  /// issued, and its target (PendingCopy::Holders, Target).
+  void holdersAtIssue(const PendingState &St, PendingCopy &P,
+                      const CopySite &C) const;
+  /// Whether followed pointer Via, if an access names its buffer through
+  /// one, may hold copy P's destination (PendingCopy::Holders).
+  static bool mayHold(const PendingCopy &P, const VarDecl *Via) {
+    return !Via || P.AnyHolder || P.Holders.count(Via);
+  }
+  /// The followed pointer an access path is rooted at (`cur` of `cur[i]`,
+  /// `cur->host`), or null.
+  const VarDecl *followedRoot(const AccessPath &Name) const;
+  /// Whether the indices of copy C's destination read local variables
+  /// (at least one) and constants only, which only Write effects change
+  /// (PendingCopy::IndicesHeld).
+  bool stableIndices(const CopySite &C) const;
   /// A host wait on stream S (or a query of it) completes the producers
   /// that may be on S (OrWaited: or on a stream S waited for).
   void recordOn(PendingState &St, const AccessPath &Key,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Solver.h"
+#include "ElementIndices.h"
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
 #include "clang/Basic/SourceManager.h"
@@ -118,17 +119,30 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   Findings.push_back(std::move(Fd));
 }
 
+bool Solver::otherBuffer(const PendingCopy &P, const AccessPath &Access) const {
+  if (!mayHold(P, followedRoot(Access)))
+    return true; // through a pointer that holds another buffer here
+  // `bufs[cur]` after a copy into `bufs[1 - cur]`.
+  return P.IndicesHeld &&
+         differentElements(*Effects.Copies[P.Site]->DstPath, Access);
+}
+
 void Solver::report(const PendingState &St, const std::string &Buffer,
                     AccessKind K, const Expr *Loc, const Expr *Name,
                     const NamedDecl *Callee, const Stmt *CalleeAccess,
                     const StreamRef *UseStream, const std::string *NameStr,
                     std::optional<long long> Element,
-                    const std::optional<ByteRange> &Bytes) {
+                    const std::optional<ByteRange> &Bytes,
+                    const AccessPath *NamePath) {
   if (FindingAt.count(Loc) && !R.SummaryMode)
     return;
+  AccessPath Path = NamePath ? *NamePath
+                             : (Name ? AccessPath::of(Name) : AccessPath());
   for (const auto &[Id, P] : St.Pending) {
     const CopySite *C = Effects.Copies[P.Site];
     if (C->Buffer != Buffer)
+      continue;
+    if (otherBuffer(P, Path))
       continue;
     if (Element && C->Element && *Element != *C->Element)
       continue; // another element of an array of buffers

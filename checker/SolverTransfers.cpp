@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Solver.h"
+#include "ElementIndices.h"
 #include "ExprUtils.h"
 #include "HelperSummaries.h"
 #include "HostOrdering.h"
@@ -569,11 +570,41 @@ void Solver::applyApi(PendingState &St, const CallExpr *C,
   }
 }
 
+bool Solver::stableIndices(const CopySite &C) const {
+  if (C.Seed || !C.DstPath)
+    return false;
+  std::set<const VarDecl *> Vars;
+  for (const PathStep &S : C.DstPath->steps())
+    if (S.K == PathStep::Index && S.IndexExpr &&
+        !indexVariables(S.IndexExpr, Vars))
+      return false;
+  // Constant indices alone: CopySite::Element. A variable that may change
+  // where no Write effect says so: not held.
+  return !Vars.empty() && llvm::all_of(Vars, [&](const VarDecl *V) {
+    return V->hasLocalStorage() && !F.AddressTaken.count(V);
+  });
+}
+
 void Solver::issue(PendingState &St, unsigned Id) {
   // The new copy is pending on every path through here, and a sync that
   // covers it covers the earlier ones of its class: it stands for them.
   unsigned Class = Effects.ClassOf[Id];
-  St.Pending[Class] = PendingCopy{MissNote{}, {{St.Assumed}}, Id};
+  PendingCopy Issued;
+  Issued.Conditions.Sets = {St.Assumed};
+  Issued.Site = Id;
+  holdersAtIssue(St, Issued, *Effects.Copies[Id]);
+  Issued.IndicesHeld = stableIndices(*Effects.Copies[Id]);
+  // Earlier copies of the class may be in flight through other pointers.
+  if (auto Earlier = St.Pending.find(Class); Earlier != St.Pending.end()) {
+    Issued.AnyHolder |= Earlier->second.AnyHolder;
+    Issued.Holders.insert(Earlier->second.Holders.begin(),
+                          Earlier->second.Holders.end());
+    if (Issued.Target != Earlier->second.Target)
+      Issued.Target.reset();
+    Issued.IndicesHeld &=
+        Earlier->second.IndicesHeld && Earlier->second.Site == Id;
+  }
+  St.Pending[Class] = std::move(Issued);
   for (auto &[Event, Info] : St.Events)
     Info.Covered.erase(Class);
   for (auto &[Stream, Info] : St.Waits)
@@ -629,6 +660,10 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     return;
   case Effect::Write:
     St.forget(Ev.Var);
+    for (auto &[Class, P] : St.Pending)
+      if (P.IndicesHeld && indicesRead(*Effects.Copies[P.Site]->DstPath,
+                                       Ev.Var))
+        P.IndicesHeld = false; // `cur = 1 - cur;`: another element now
     // A constant written here holds on this path until the next write
     // (`ready = true;` ... `if (!ready) sync(s);`).
     if (Ev.Value && Correlated.contains(Ev.Var))
@@ -658,6 +693,9 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
   case Effect::UnknownCall: // as cudaDeviceSynchronize: no claim across it
     St.Pending.clear();
     St.Producers.clear();
+    return;
+  case Effect::Repoint:
+    repoint(St, *Ev.Repoints);
     return;
   case Effect::ThreadStart:
     applyThreadStart(*this, St, Ev);

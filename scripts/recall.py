@@ -97,10 +97,18 @@ def sh(cmd, **kw):
                           **kw)
 
 
+def mirror_gitdir(mirrors, repo):
+    """The git directory of repo's mirror: MIRRORS/OWNER+NAME/repo, a bare
+    repository, or its .git where the snapshot holds a work tree's."""
+    root = os.path.join(mirrors, repo.replace("/", "+"), "repo")
+    dotgit = os.path.join(root, ".git")
+    return dotgit if os.path.isdir(dotgit) else root
+
+
 def extract(mirrors, work, repo, commit, prefix=""):
     """The tree of repo at commit, extracted once into work (under the
     folder `prefix` of the returned root, when given)."""
-    gitdir = os.path.join(mirrors, repo.replace("/", "+"), "repo")
+    gitdir = mirror_gitdir(mirrors, repo)
     if not os.path.isdir(gitdir):
         raise Usage("no mirror for %s at %s" % (repo, gitdir))
     dest = os.path.join(work, "trees", "%s@%s%s" % (
@@ -431,7 +439,7 @@ def run_python_entry(e, args):
     them together."""
     rec = {"id": e["id"], "kind": e["kind"], "repo": e["repo"],
            "files": e["files"], "racy": e["racy"]}
-    gitdir = os.path.join(args.mirrors, e["repo"].replace("/", "+"), "repo")
+    gitdir = mirror_gitdir(args.mirrors, e["repo"])
     racy = e["racy"]
     env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "checker", "python"))
     for side, commit in (("before", e["parent"]), ("after", e["fix"])):
@@ -518,8 +526,7 @@ def main(argv=None):
         for e in entries:
             for repo in [e["repo"]] + [d["repo"] for d in
                                        e.get("deps", {}).values()]:
-                if not os.path.isdir(os.path.join(
-                        args.mirrors, repo.replace("/", "+"), "repo")):
+                if not os.path.isdir(mirror_gitdir(args.mirrors, repo)):
                     raise Usage("no mirror of %s under %s" % (repo,
                                                               args.mirrors))
         cpp = any(not is_python(e) for e in entries)

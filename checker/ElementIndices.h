@@ -1,0 +1,50 @@
+//===--- ElementIndices.h - Indices that name different elements -*- C++ -*-===//
+//
+// One concern: whether two index expressions of one array of buffers name
+// different elements, evaluated where the variables they read hold the same
+// values: `bufs[cur]` and `bufs[1 - cur]` of a double buffer, `h[i % 2]` and
+// `h[(i + 1) % 2]`, `h[k]` and `h[k ^ 1]`. The solver trusts a pending
+// copy's indices only while none of their variables is written
+// (PendingCopy::IndicesHeld), so that a read by the other index in the same
+// iteration is not a claim, and a read after `cur = 1 - cur;` is. As for
+// constant indices (CopySite::Element), two elements of an array of
+// buffers are taken for two buffers.
+//
+// May call: AccessPath (integerConstant). Called by the Solver.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ASYNC_READ_BEFORE_SYNC_ELEMENTINDICES_H
+#define CUDA_ASYNC_READ_BEFORE_SYNC_ELEMENTINDICES_H
+
+#include "AccessPath.h"
+#include "clang/AST/Expr.h"
+#include <set>
+
+namespace clang::tidy::cuda {
+
+/// A and B, integer expressions of at most one variable each (the same
+/// one), never have the same value while that variable holds one value:
+/// `x + c1` and `x + c2` (c1 != c2), `x` and `c - x` (c odd), `(x + c1) % m`
+/// and `(x + c2) % m` (c1 - c2 not a multiple of m; `& (m - 1)` for m a
+/// power of two alike), `x ^ c1` and `x ^ c2` (c1 != c2), `!x` and `x`, and
+/// two different constants. False whenever it cannot tell.
+bool indicesDiffer(const Expr *A, const Expr *B);
+
+/// A and B part at an index step whose indices differ (indicesDiffer),
+/// after the same root and the same members and indices before it:
+/// `slots[cur].host` and `slots[cur ^ 1]`. Evaluated where the variables
+/// the indices read hold the same values in both.
+bool differentElements(const AccessPath &A, const AccessPath &B);
+
+/// Whether an index of path P reads variable V.
+bool indicesRead(const AccessPath &P, const VarDecl *V);
+
+/// The variables an index expression reads, if it reads nothing else but
+/// integer constants through the operators indicesDiffer knows; false
+/// otherwise (a call, a member, a dereference).
+bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars);
+
+} // namespace clang::tidy::cuda
+
+#endif

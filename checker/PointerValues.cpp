@@ -1,0 +1,261 @@
+//===--- PointerValues.cpp - Local pointers followed by value -------------===//
+//
+// One concern: which buffer a local pointer that the function re-points
+// names at each point, so that a double buffer (`cudaMemcpyAsync(next, ..);
+// use(cur); cudaStreamSynchronize(s); std::swap(cur, next);`) is two
+// buffers, though the alias classes (AccessPath.h), which do not follow
+// the order of statements, make `cur` and `next` one.
+//
+//  - Facts (FunctionFacts::collectFollowedPointers): the followed pointers
+//    and their definitions (assignments, swaps, initialisers, allocations
+//    through their address).
+//  - Transfers (Solver): a copy issued through a followed pointer is held
+//    by it, and by every followed pointer whose value is the same
+//    (holdersAtIssue); a definition `v = w` makes v hold what w holds, `v =
+//    x` what x's path names (repoint). A host access through a followed
+//    pointer reports only the pending copies it holds (Solver::report).
+//
+// Values are paths (AccessPath) of what a pointer was given, or a symbol
+// (AccessPath::temporary of the defining expression) for "what w held
+// there" where w's own value is not known. Two different symbols are taken
+// for different pointers, as two different variables are elsewhere in the
+// check: a miss rather than a false warning where they are in fact equal.
+//
+// May call: FunctionFacts, AccessPath, ExprUtils, CudaApiModel (allocation
+// rows).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExprUtils.h"
+#include "FunctionFacts.h"
+#include "Solver.h"
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// `cudaMallocHost(&p, n)` and the other allocations of the model that
+/// write a pointer through its address: the call, when U is that address.
+const CallExpr *allocationThrough(const UnaryOperator *U,
+                                  const FunctionFacts &F) {
+  const Stmt *P = F.PM.getParent(U);
+  while (P && isa<ParenExpr, ImplicitCastExpr, ExplicitCastExpr>(P))
+    P = F.PM.getParent(P);
+  const auto *C = dyn_cast_or_null<CallExpr>(P);
+  const ApiEntry *E = C ? F.lookup(C) : nullptr;
+  if (!E ||
+      (E->Role != ApiRole::PinnedAlloc && E->Role != ApiRole::DeviceAlloc) ||
+      E->PtrForm != PtrArgForm::AddressOfPointer || E->PtrArg < 0 ||
+      static_cast<unsigned>(E->PtrArg) >= C->getNumArgs())
+    return nullptr;
+  return strip(C->getArg(E->PtrArg)) == U ? C : nullptr;
+}
+
+const VarDecl *varNamed(const Expr *E) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? strip(E) : nullptr);
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+/// A value no expression gives (a new allocation, a null pointer).
+bool isFreshValue(const Expr *E, ASTContext &Ctx) {
+  if (!E)
+    return true;
+  E = E->IgnoreParenImpCasts();
+  return isa<CXXNewExpr>(E) || isPageableAllocation(E) ||
+         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
+}
+
+/// P with its root replaced by Root (`cur->host` with `a` for `cur`):
+/// members kept, indices any, nullopt past a call step.
+std::optional<AccessPath> rebased(const AccessPath &P,
+                                  const AccessPath &Root) {
+  AccessPath R = Root;
+  for (const PathStep &S : P.steps()) {
+    if (S.K == PathStep::Call)
+      return std::nullopt;
+    R = S.K == PathStep::Index
+            ? R.withAnyIndex()
+            : R.withMember(S.Member, S.K == PathStep::Arrow);
+  }
+  return R;
+}
+
+/// Whether a pointer of value V reaches the destination Target: V is the
+/// same path, or one Target is reached through (`a` for `a->host`), or a
+/// path of the same root that may be the same (`bufs[i]`, `bufs[j]`). Two
+/// roots are two pointers (`b` does not reach `a->host`), as two variables
+/// are two buffers elsewhere in the check, and so are two symbols; a symbol
+/// may be any other value.
+bool mayPointTo(const AccessPath &V, const AccessPath &Target) {
+  using RK = AccessPath::RootKind;
+  if (Target.within(V))
+    return true;
+  bool SymV = V.rootKind() == RK::Temporary;
+  bool SymT = Target.rootKind() == RK::Temporary;
+  if (SymV || SymT)
+    return SymV != SymT;
+  bool SameRoot = V.rootKind() == Target.rootKind() &&
+                  (V.rootKind() == RK::This ||
+                   (V.rootKind() == RK::Decl &&
+                    V.rootDecl() == Target.rootDecl()));
+  return SameRoot && relate(V, Target) != PathRelation::Distinct;
+}
+
+} // namespace
+
+void FunctionFacts::collectFollowedPointers() {
+  // Whose address is taken other than by an allocation (the allocation is
+  // a definition: a new buffer).
+  std::set<const VarDecl *> Escaped;
+  std::vector<std::pair<const VarDecl *, const CallExpr *>> Allocations;
+  for (const Expr *E : Candidates) {
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !AddressTaken.count(V))
+      continue;
+    const auto *U = dyn_cast_or_null<UnaryOperator>(PM.getParentIgnoreParens(D));
+    if (!U || U->getOpcode() != UO_AddrOf)
+      continue;
+    if (const CallExpr *C = allocationThrough(U, *this))
+      Allocations.push_back({V, C});
+    else
+      Escaped.insert(V);
+  }
+  auto Eligible = [&](const VarDecl *V) {
+    return V && V->hasLocalStorage() && V->getType()->isPointerType() &&
+           !V->getType()->isFunctionPointerType() && !Escaped.count(V) &&
+           !CapturedByRef.count(V) && !BoundToReference.count(V);
+  };
+  for (const Assignment &A : Assigns)
+    if (A.Lhs && Eligible(A.Var))
+      FollowedPointers.insert(A.Var);
+  if (FollowedPointers.empty())
+    return;
+  // `float *tmp = cur;` of a swap by hand holds what cur held.
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const Assignment &A : Assigns)
+      if (!A.Lhs && Eligible(A.Var) && !FollowedPointers.count(A.Var) &&
+          isFollowedPointer(varNamed(bufferRoot(A.Rhs))))
+        Grew |= FollowedPointers.insert(A.Var).second;
+  }
+  for (const Assignment &A : Assigns)
+    if (isFollowedPointer(A.Var) && A.At)
+      PointerDefinitions[A.At].push_back({A.Var, A.Rhs});
+  for (const auto &[V, C] : Allocations)
+    if (isFollowedPointer(V))
+      PointerDefinitions[C].push_back({V, nullptr});
+}
+
+const VarDecl *Solver::followedRoot(const AccessPath &Name) const {
+  if (F.FollowedPointers.empty())
+    return nullptr;
+  const auto *V = dyn_cast_or_null<VarDecl>(Name.rootDecl());
+  return F.isFollowedPointer(V) ? V : nullptr;
+}
+
+void Solver::holdersAtIssue(const PendingState &St, PendingCopy &P,
+                            const CopySite &C) const {
+  if (C.Seed || !C.DstPath || F.FollowedPointers.empty())
+    return; // AnyHolder
+  P.AnyHolder = false;
+  const auto *D = dyn_cast_or_null<VarDecl>(C.DstPath->rootDecl());
+  bool Through = F.isFollowedPointer(D);
+  if (Through) {
+    P.Holders.insert(D);
+    if (auto It = St.PointerValues.find(D); It != St.PointerValues.end())
+      P.Target = rebased(*C.DstPath, It->second);
+  } else {
+    P.Target = *C.DstPath;
+  }
+  for (const VarDecl *U : F.FollowedPointers) {
+    if (U == D)
+      continue;
+    auto It = St.PointerValues.find(U);
+    // A pointer of unknown value may hold a buffer named directly, not one
+    // another followed pointer names (two variables, two buffers).
+    bool Holds = It == St.PointerValues.end()
+                     ? !Through
+                     : P.Target && mayPointTo(It->second, *P.Target);
+    if (Holds)
+      P.Holders.insert(U);
+  }
+}
+
+void Solver::repoint(PendingState &St,
+                     llvm::ArrayRef<FunctionFacts::PointerDefinition> Defs) {
+  // Each definition's effect, from the state before any of them.
+  struct Outcome {
+    const VarDecl *Var;
+    std::optional<AccessPath> Value;
+    std::set<unsigned> Holds; ///< the pending classes it holds
+  };
+  std::vector<Outcome> Out;
+  std::map<const VarDecl *, AccessPath> Named; ///< symbols for unknowns
+  auto Defined = [&](const VarDecl *V) {
+    return llvm::any_of(Defs, [&](const auto &D) { return D.Var == V; });
+  };
+  for (const FunctionFacts::PointerDefinition &D : Defs) {
+    Outcome O{D.Var, std::nullopt, {}};
+    // The values the right-hand side may be: both arms of `c ? a : b`.
+    llvm::SmallVector<const Expr *, 2> Arms{D.Value};
+    if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(
+            D.Value ? D.Value->IgnoreParenImpCasts() : nullptr))
+      Arms = {CO->getTrueExpr(), CO->getFalseExpr()};
+    for (const Expr *Arm : Arms) {
+      if (isFreshValue(Arm, Ctx))
+        continue;
+      const Expr *Root = bufferRoot(Arm);
+      if (const VarDecl *W = varNamed(Root); F.isFollowedPointer(W)) {
+        for (const auto &[Class, P] : St.Pending)
+          if (mayHold(P, W))
+            O.Holds.insert(Class);
+        if (Arms.size() == 1) {
+          auto It = St.PointerValues.find(W);
+          if (It != St.PointerValues.end()) {
+            O.Value = It->second;
+          } else { // name W's value here by a symbol
+            auto [N, New] = Named.try_emplace(W, AccessPath::temporary(Arm));
+            O.Value = N->second;
+          }
+        }
+        continue;
+      }
+      std::optional<AccessPath> Path;
+      if (Root)
+        Path = AccessPath::of(Root);
+      const auto *RootVar =
+          Path ? dyn_cast_or_null<VarDecl>(Path->rootDecl()) : nullptr;
+      bool Known = Path && !F.isFollowedPointer(RootVar);
+      for (const auto &[Class, P] : St.Pending)
+        if (P.AnyHolder || !Known || !P.Target ||
+            mayPointTo(*Path, *P.Target))
+          O.Holds.insert(Class);
+      if (Arms.size() == 1 && Known)
+        O.Value = *Path;
+    }
+    Out.push_back(std::move(O));
+  }
+  for (auto &[Class, P] : St.Pending)
+    for (const Outcome &O : Out) {
+      P.Holders.erase(O.Var);
+      if (O.Holds.count(Class))
+        P.Holders.insert(O.Var);
+    }
+  // A symbol names the value its variable holds now: an earlier holder of
+  // the same symbol (the statement ran before, in a loop) holds another.
+  for (const auto &[W, Sym] : Named)
+    for (auto It = St.PointerValues.begin(); It != St.PointerValues.end();)
+      It = It->second == Sym ? St.PointerValues.erase(It) : std::next(It);
+  for (const auto &[W, Sym] : Named)
+    if (!Defined(W))
+      St.PointerValues[W] = Sym;
+  for (const Outcome &O : Out) {
+    if (O.Value)
+      St.PointerValues[O.Var] = *O.Value;
+    else
+      St.PointerValues.erase(O.Var);
+  }
+}
+
+} // namespace clang::tidy::cuda

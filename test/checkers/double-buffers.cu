@@ -1,0 +1,212 @@
+// Double buffers: a local pointer the function re-points (`cur = next;`,
+// `std::swap(cur, next)`, a swap through a temporary) names, at a read, the
+// buffers of the copies it holds there, not every buffer it is ever given
+// (PointerValues.cpp); an element by an index that differs from the copy's
+// while its variables keep their values (`bufs[cur]` after a copy into
+// `bufs[1 - cur]`, `h[i % 2]` and `h[(i + 1) % 2]`, `k ^ 1`) is another
+// element (ElementIndices.h).
+//
+// RUN: %clang_tidy_cars %s -- %cuda_mock_flags \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+
+#include <cuda_runtime.h>
+#include <utility>
+void consume(float);
+
+// The copy of the next chunk is in flight while the current one is read.
+void swapByHand(const float *d, float *a, float *b, cudaStream_t s, int n) {
+  float *cur = a, *next = b;
+  cudaMemcpyAsync(cur, d, 256, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  for (int i = 1; i < n; ++i) {
+    cudaMemcpyAsync(next, d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(cur[0]);
+    cudaStreamSynchronize(s);
+    float *tmp = cur;
+    cur = next;
+    next = tmp;
+  }
+}
+void stdSwap(const float *d, float *a, float *b, cudaStream_t s, int n) {
+  float *cur = a, *next = b;
+  cudaMemcpyAsync(cur, d, 256, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  for (int i = 1; i < n; ++i) {
+    cudaMemcpyAsync(next, d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(cur[0]);
+    cudaStreamSynchronize(s);
+    std::swap(cur, next);
+  }
+}
+// The sync comes after the swap: the buffer read is the one in flight.
+void swappedBeforeSync(const float *d, float *a, float *b, cudaStream_t s,
+                       int n) {
+  float *cur = a, *next = b;
+  for (int i = 0; i < n; ++i) {
+    cudaMemcpyAsync(next, d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    std::swap(cur, next);
+    consume(cur[0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+    cudaStreamSynchronize(s);
+  }
+}
+void swappedByHandBeforeSync(const float *d, float *a, float *b,
+                             cudaStream_t s, int n) {
+  float *cur = a, *next = b;
+  for (int i = 0; i < n; ++i) {
+    cudaMemcpyAsync(next, d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    float *tmp = cur;
+    cur = next;
+    next = tmp;
+    consume(cur[0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+    cudaStreamSynchronize(s);
+  }
+}
+// A copy of the pointer holds what it holds.
+void copiedPointer(const float *d, float *a, float *b, cudaStream_t s,
+                   int n) {
+  float *cur = a;
+  for (int i = 0; i < n; ++i) {
+    float *p = cur;
+    cudaMemcpyAsync(p, d, 256, cudaMemcpyDeviceToHost, s);
+    consume(cur[0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+    cudaStreamSynchronize(s);
+    cur = (i % 2) ? a : b;
+  }
+}
+// Given the buffer before the copy into it by its own name.
+void givenBeforeCopy(const float *d, float *a, float *b, cudaStream_t s) {
+  float *cur = b;
+  cur = a;
+  cudaMemcpyAsync(a, d, 256, cudaMemcpyDeviceToHost, s);
+  consume(cur[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+// Re-pointed elsewhere after the copy: the read is of the other buffer;
+// the buffer copied into is still in flight by its own name.
+void repointedAfterCopy(const float *d, float *a, float *b, cudaStream_t s) {
+  float *cur = a;
+  cudaMemcpyAsync(cur, d, 256, cudaMemcpyDeviceToHost, s);
+  cur = b;
+  consume(cur[0]);
+  consume(a[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'a' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+// A context pointer re-pointed at another context (two parameters are two
+// objects, as two variables are two buffers elsewhere).
+struct Ctx {
+  float *host;
+  cudaStream_t s;
+};
+void contextRepointed(const float *d, Ctx *a, Ctx *b) {
+  Ctx *cur = a;
+  cudaMemcpyAsync(cur->host, d, 256, cudaMemcpyDeviceToHost, cur->s);
+  cur = b;
+  consume(cur->host[0]);
+  cur = a;
+  consume(cur->host[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'cur->host' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(a->s);
+}
+// A new allocation through the pointer's address: a new buffer.
+void reallocated(const float *d, cudaStream_t s) {
+  float *cur;
+  cudaMallocHost(&cur, 256);
+  float *old = cur;
+  cudaMemcpyAsync(cur, d, 256, cudaMemcpyDeviceToHost, s);
+  cudaMallocHost(&cur, 256);
+  cur[0] = 0.f;
+  consume(old[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'old' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+  cur = old;
+}
+
+// Indices.
+void indexOneMinus(const float *d, float *bufs[2], cudaStream_t s, int n) {
+  int cur = 0;
+  cudaMemcpyAsync(bufs[0], d, 256, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  for (int i = 1; i < n; ++i) {
+    cudaMemcpyAsync(bufs[1 - cur], d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(bufs[cur][0]);
+    cudaStreamSynchronize(s);
+    cur = 1 - cur;
+  }
+}
+void indexFlippedBeforeRead(const float *d, float *bufs[2], cudaStream_t s,
+                            int n) {
+  int cur = 0;
+  for (int i = 0; i < n; ++i) {
+    cudaMemcpyAsync(bufs[1 - cur], d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    cur = 1 - cur;
+    consume(bufs[cur][0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'bufs[cur]' is read before the asynchronous device-to-host copy into it is known to be complete
+    cudaStreamSynchronize(s);
+  }
+}
+void indexModulo(const float *d, float *h[2], cudaStream_t s, int n) {
+  for (int i = 0; i < n; ++i) {
+    cudaMemcpyAsync(h[(i + 1) % 2], d + i * 64, 256, cudaMemcpyDeviceToHost,
+                    s);
+    consume(h[i % 2][0]);
+    consume(h[(i + 3) % 2][1]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'h[(i + 3) % 2]' is read before the asynchronous device-to-host copy into it is known to be complete
+    cudaStreamSynchronize(s);
+  }
+}
+void indexXor(const float *d, float *h[2], cudaStream_t s, unsigned k) {
+  cudaMemcpyAsync(h[k ^ 1u], d, 256, cudaMemcpyDeviceToHost, s);
+  consume(h[k][0]);
+  consume(h[k ^ 1u][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h[k ^ 1u]' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+// Two variables: nothing says they differ.
+void indexTwoVariables(const float *d, float *h[2], cudaStream_t s, int a,
+                       int b) {
+  cudaMemcpyAsync(h[a], d, 256, cudaMemcpyDeviceToHost, s);
+  consume(h[b][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h[b]' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+
+// A helper handed the other slot: by its index, another element; its wait
+// of the slot's event covers that slot's copy of the previous iteration
+// (an event the check cannot tell apart from the one recorded).
+struct Slot {
+  float *host;
+  cudaEvent_t ready;
+};
+void drain(const Slot &sl) {
+  cudaEventSynchronize(sl.ready);
+  consume(sl.host[0]);
+}
+void peek(const Slot &sl) { consume(sl.host[0]); }
+void slotsDrainedByHelper(const float *d, Slot *slots, cudaStream_t s,
+                          int n) {
+  for (int b = 0; b < n; ++b) {
+    const int cur = b & 1;
+    cudaMemcpyAsync(slots[cur].host, d, 256, cudaMemcpyDeviceToHost, s);
+    cudaEventRecord(slots[cur].ready, s);
+    if (b > 0)
+      drain(slots[cur ^ 1]);
+  }
+  cudaStreamSynchronize(s);
+}
+void slotsPeekedUnwaited(const float *d, Slot *slots, cudaStream_t s, int n) {
+  for (int b = 0; b < n; ++b) {
+    const int cur = b & 1;
+    cudaMemcpyAsync(slots[cur].host, d, 256, cudaMemcpyDeviceToHost, s);
+    peek(slots[cur]);
+    // CHECK: :[[@LINE-1]]:5: warning: 'slots[cur].host' is used by 'peek' before the asynchronous device-to-host copy into it is known to be complete
+    if (b > 0)
+      peek(slots[cur ^ 1]);
+    // CHECK: :[[@LINE-1]]:7: warning: 'slots[cur ^ 1].host' is used by 'peek' before the asynchronous device-to-host copy into it is known to be complete
+  }
+  cudaStreamSynchronize(s);
+}
