@@ -779,7 +779,8 @@ static bool distinctCreated(const StreamRef &A, const StreamRef &B) {
   if (!A.Created || !B.Created ||
       relate(A.Path, B.Path) != PathRelation::Distinct)
     return false;
-  return A.Fresh || B.Fresh || A.Origin != B.Origin;
+  return A.Fresh || B.Fresh || A.Origin != B.Origin ||
+         (A.OwnObject && B.OwnObject);
 }
 
 bool unorderedStreams(const StreamRef &A, const StreamRef &B) {

@@ -323,6 +323,10 @@ struct StreamRef {
   /// (CallerContexts::createdFresh): that function's local, which no other
   /// local of it names.
   const ValueDecl *Origin = nullptr;
+  /// Created, of a local object built here that holds its own streams
+  /// (FunctionFacts::ownStreamObject): two such objects' streams differ,
+  /// though Origin (the member) is the same.
+  bool OwnObject = false;
   /// Named, not Created: a stream the callable is handed rather than one it
   /// creates -- a parameter, a member of a parameter or of `this`, a global,
   /// a call's result (`h->get_stream()`, `get_cuda_stream(res)`), or a local

@@ -139,6 +139,13 @@ void EffectBuilder::build() {
     Ev.Repoints = &Defs;
     Out.List.push_back(std::move(Ev));
   }
+  for (const auto &[V, At] : F.ElementWrites) {
+    Effect Ev(Effect::Write);
+    Ev.Anchor = At;
+    Ev.Var = V;
+    Ev.ElementsOnly = true;
+    Out.List.push_back(std::move(Ev));
+  }
   for (const auto &[V, At] : F.Writes) {
     Effect Ev(Effect::Write);
     Ev.Anchor = At;

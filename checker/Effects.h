@@ -122,6 +122,9 @@ struct Effect {
   /// (FunctionFacts::newBufferEachIteration): copies issued through Var in
   /// an earlier iteration went into another buffer.
   bool NewBuffer = false;
+  /// Write: only the elements of the array, container or pointed-to array
+  /// rooted at Var may change (FunctionFacts::ElementWrites), not Var.
+  bool ElementsOnly = false;
   /// Repoint: the definitions (owned by FunctionFacts::PointerDefinitions).
   const std::vector<FunctionFacts::PointerDefinition> *Repoints = nullptr;
   /// Write: the constant Var is given (`ready = true;`, `int k = 2;`), which

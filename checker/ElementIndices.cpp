@@ -11,25 +11,54 @@
 //===----------------------------------------------------------------------===//
 
 #include "ElementIndices.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include <algorithm>
 #include <optional>
 
 namespace clang::tidy::cuda {
 
 namespace {
 
-const Expr *bare(const Expr *E) {
+/// E through parentheses and the casts that keep every value distinct
+/// (to an integer type at least as wide): not `(uint8_t)(h + 256)`.
+const Expr *bare(const Expr *E, const ASTContext &Ctx) {
   while (true) {
-    E = E->IgnoreParenImpCasts();
-    const auto *C = dyn_cast<ExplicitCastExpr>(E);
+    E = E->IgnoreParens();
+    const auto *C = dyn_cast<CastExpr>(E);
     if (!C || !C->getType()->isIntegralOrEnumerationType())
+      return E;
+    QualType From = C->getSubExpr()->getType();
+    if (C->getCastKind() != CK_LValueToRValue && C->getCastKind() != CK_NoOp &&
+        (!From->isIntegralOrEnumerationType() ||
+         Ctx.getTypeSize(C->getType()) < Ctx.getTypeSize(From)))
       return E;
     E = C->getSubExpr();
   }
 }
 
-const VarDecl *integerVar(const Expr *E) {
-  const auto *D = dyn_cast<DeclRefExpr>(bare(E));
+/// The width in bits of wrapping arithmetic on E, 0 where it does not
+/// wrap (signed: overflow is undefined).
+unsigned wrapWidth(const Expr *E, const ASTContext &Ctx) {
+  QualType T = E->getType();
+  return T->isUnsignedIntegerOrEnumerationType()
+             ? static_cast<unsigned>(Ctx.getTypeSize(T))
+             : 0;
+}
+
+/// B1 - B2 is not a multiple of 2^Width (of any number when Width is 0).
+bool apart(long long B1, long long B2, unsigned Width) {
+  if (B1 == B2)
+    return false;
+  if (Width == 0 || Width >= 64)
+    return true;
+  unsigned long long D = static_cast<unsigned long long>(B1) -
+                         static_cast<unsigned long long>(B2);
+  return (D & ((1ULL << Width) - 1)) != 0;
+}
+
+const VarDecl *integerVar(const Expr *E, const ASTContext &Ctx) {
+  const auto *D = dyn_cast<DeclRefExpr>(bare(E, Ctx));
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
   return V && V->getType()->isIntegralOrEnumerationType() &&
                  !V->getType()->isReferenceType()
@@ -43,14 +72,14 @@ struct Linear {
   long long A = 0, B = 0;
 };
 
-std::optional<Linear> linear(const Expr *E) {
-  E = bare(E);
+std::optional<Linear> linear(const Expr *E, const ASTContext &Ctx) {
+  E = bare(E, Ctx);
   if (auto C = integerConstant(E))
     return Linear{nullptr, 0, *C};
-  if (const VarDecl *V = integerVar(E))
+  if (const VarDecl *V = integerVar(E, Ctx))
     return Linear{V, 1, 0};
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-    auto L = linear(U->getSubExpr());
+    auto L = linear(U->getSubExpr(), Ctx);
     if (!L || (U->getOpcode() != UO_Minus && U->getOpcode() != UO_Plus))
       return std::nullopt;
     if (U->getOpcode() == UO_Minus) {
@@ -62,7 +91,7 @@ std::optional<Linear> linear(const Expr *E) {
   const auto *Bin = dyn_cast<BinaryOperator>(E);
   if (!Bin)
     return std::nullopt;
-  auto L = linear(Bin->getLHS()), R = linear(Bin->getRHS());
+  auto L = linear(Bin->getLHS(), Ctx), R = linear(Bin->getRHS(), Ctx);
   if (!L || !R)
     return std::nullopt;
   switch (Bin->getOpcode()) {
@@ -90,12 +119,12 @@ struct Modular {
   long long M = 0;
 };
 
-std::optional<Modular> modular(const Expr *E) {
-  const auto *Bin = dyn_cast<BinaryOperator>(bare(E));
+std::optional<Modular> modular(const Expr *E, const ASTContext &Ctx) {
+  const auto *Bin = dyn_cast<BinaryOperator>(bare(E, Ctx));
   if (!Bin || (Bin->getOpcode() != BO_Rem && Bin->getOpcode() != BO_And))
     return std::nullopt;
-  auto L = linear(Bin->getLHS());
-  auto M = integerConstant(bare(Bin->getRHS()));
+  auto L = linear(Bin->getLHS(), Ctx);
+  auto M = integerConstant(bare(Bin->getRHS(), Ctx));
   if (!L || !L->X || !M || *M <= 0)
     return std::nullopt;
   if (Bin->getOpcode() == BO_And) {
@@ -108,59 +137,70 @@ std::optional<Modular> modular(const Expr *E) {
 }
 
 /// x ^ C (x itself: C = 0).
-std::optional<std::pair<const VarDecl *, long long>> xorOf(const Expr *E) {
-  E = bare(E);
-  if (const VarDecl *V = integerVar(E))
+std::optional<std::pair<const VarDecl *, long long>>
+xorOf(const Expr *E, const ASTContext &Ctx) {
+  E = bare(E, Ctx);
+  if (const VarDecl *V = integerVar(E, Ctx))
     return std::make_pair(V, 0LL);
   const auto *Bin = dyn_cast<BinaryOperator>(E);
   if (!Bin || Bin->getOpcode() != BO_Xor)
     return std::nullopt;
   const Expr *Var = Bin->getLHS(), *Const = Bin->getRHS();
-  if (!integerVar(Var))
+  if (!integerVar(Var, Ctx))
     std::swap(Var, Const);
-  const VarDecl *V = integerVar(Var);
-  auto C = integerConstant(bare(Const));
+  const VarDecl *V = integerVar(Var, Ctx);
+  auto C = integerConstant(bare(Const, Ctx));
   if (!V || !C)
     return std::nullopt;
   return std::make_pair(V, *C);
 }
 
 /// `!x`: x.
-const VarDecl *negated(const Expr *E) {
-  const auto *U = dyn_cast<UnaryOperator>(bare(E));
-  return U && U->getOpcode() == UO_LNot ? integerVar(U->getSubExpr())
-                                        : nullptr;
+const VarDecl *negated(const Expr *E, const ASTContext &Ctx) {
+  const auto *U = dyn_cast<UnaryOperator>(bare(E, Ctx));
+  // `!x` is 1 where x is 0 and 0 elsewhere: never x, whatever x's
+  // conversion to bool.
+  return U && U->getOpcode() == UO_LNot
+             ? integerVar(U->getSubExpr()->IgnoreParenImpCasts(), Ctx)
+             : nullptr;
 }
 
 } // namespace
 
-bool indicesDiffer(const Expr *A, const Expr *B) {
+bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx) {
   if (!A || !B)
     return false;
-  auto LA = linear(A), LB = linear(B);
+  unsigned Width =
+      std::max(wrapWidth(bare(A, Ctx), Ctx), wrapWidth(bare(B, Ctx), Ctx));
+  auto LA = linear(A, Ctx), LB = linear(B, Ctx);
   if (LA && LB) {
     if (!LA->X && !LB->X)
-      return LA->B != LB->B;
+      return apart(LA->B, LB->B, Width);
     if (LA->X != LB->X)
       return false; // another variable, or a constant against a variable
     if (LA->A == LB->A)
-      return LA->B != LB->B;
-    if (LA->A == -LB->A && LA->A != 0) // a*x + b1 == -a*x + b2: 2ax = b2-b1
-      return (LB->B - LA->B) % (2 * LA->A) != 0;
+      return apart(LA->B, LB->B, Width);
+    // x + b1 == -x + b2: 2x == b2 - b1, never for an odd difference (in
+    // wrapping arithmetic too).
+    if (LA->A == -LB->A && (LA->A == 1 || LA->A == -1))
+      return (LB->B - LA->B) % 2 != 0;
     return false;
   }
-  auto MA = modular(A), MB = modular(B);
+  auto MA = modular(A, Ctx), MB = modular(B, Ctx);
+  // Wrapping arithmetic keeps residues only modulo a power of two.
   if (MA && MB && MA->M == MB->M && MA->L.X == MB->L.X &&
-      MA->L.A == MB->L.A)
+      MA->L.A == MB->L.A &&
+      (Width == 0 || (MA->M & (MA->M - 1)) == 0))
     return (MA->L.B - MB->L.B) % MA->M != 0;
-  auto XA = xorOf(A), XB = xorOf(B);
+  auto XA = xorOf(A, Ctx), XB = xorOf(B, Ctx);
   if (XA && XB && XA->first == XB->first)
     return XA->second != XB->second;
-  const VarDecl *NA = negated(A), *NB = negated(B);
-  return (NA && NA == integerVar(B)) || (NB && NB == integerVar(A));
+  const VarDecl *NA = negated(A, Ctx), *NB = negated(B, Ctx);
+  return (NA && NA == integerVar(B, Ctx)) || (NB && NB == integerVar(A, Ctx));
 }
 
-bool differentElements(const AccessPath &A, const AccessPath &B) {
+bool differentElements(const AccessPath &A, const AccessPath &B,
+                       const ASTContext &Ctx) {
   using RK = AccessPath::RootKind;
   if (A.rootKind() != B.rootKind() ||
       (A.rootKind() != RK::Decl && A.rootKind() != RK::This) ||
@@ -177,7 +217,7 @@ bool differentElements(const AccessPath &A, const AccessPath &B) {
     }
     if (SA.Front || SB.Front || !SA.IndexExpr || !SB.IndexExpr)
       return false;
-    if (indicesDiffer(SA.IndexExpr, SB.IndexExpr))
+    if (indicesDiffer(SA.IndexExpr, SB.IndexExpr, Ctx))
       return true;
     if (AccessPath::of(SA.IndexExpr) != AccessPath::of(SB.IndexExpr))
       return false; // not known to be the same element either
@@ -185,31 +225,35 @@ bool differentElements(const AccessPath &A, const AccessPath &B) {
   return false;
 }
 
-bool indicesRead(const AccessPath &P, const VarDecl *V) {
+bool indicesRead(const AccessPath &P, const VarDecl *V,
+                 const ASTContext &Ctx) {
   std::set<const VarDecl *> Vars;
   for (const PathStep &S : P.steps())
     if (S.K == PathStep::Index && S.IndexExpr)
-      indexVariables(S.IndexExpr, Vars);
+      indexVariables(S.IndexExpr, Vars, Ctx);
   return Vars.count(V);
 }
 
-bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars) {
-  const Expr *E = bare(Index);
+bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars,
+                    const ASTContext &Ctx) {
+  const Expr *E = bare(Index, Ctx);
   if (integerConstant(E))
     return true;
-  if (const VarDecl *V = integerVar(E)) {
+  if (const VarDecl *V = integerVar(E, Ctx)) {
     Vars.insert(V);
     return true;
   }
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus ||
-            U->getOpcode() == UO_LNot) &&
-           indexVariables(U->getSubExpr(), Vars);
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_LNot) // through its conversion to bool
+      return indexVariables(U->getSubExpr()->IgnoreParenImpCasts(), Vars, Ctx);
+    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) &&
+           indexVariables(U->getSubExpr(), Vars, Ctx);
+  }
   if (const auto *Bin = dyn_cast<BinaryOperator>(E))
     return (Bin->isAdditiveOp() || Bin->isMultiplicativeOp() ||
             Bin->isBitwiseOp()) &&
-           indexVariables(Bin->getLHS(), Vars) &&
-           indexVariables(Bin->getRHS(), Vars);
+           indexVariables(Bin->getLHS(), Vars, Ctx) &&
+           indexVariables(Bin->getRHS(), Vars, Ctx);
   return false;
 }
 

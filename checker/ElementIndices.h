@@ -18,6 +18,7 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_ELEMENTINDICES_H
 
 #include "AccessPath.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include <set>
 
@@ -28,22 +29,27 @@ namespace clang::tidy::cuda {
 /// `x + c1` and `x + c2` (c1 != c2), `x` and `c - x` (c odd), `(x + c1) % m`
 /// and `(x + c2) % m` (c1 - c2 not a multiple of m; `& (m - 1)` for m a
 /// power of two alike), `x ^ c1` and `x ^ c2` (c1 != c2), `!x` and `x`, and
-/// two different constants. False whenever it cannot tell.
-bool indicesDiffer(const Expr *A, const Expr *B);
+/// two different constants. Unsigned arithmetic wraps: `k + 2147483648u`
+/// and `k - 2147483648u` are equal, `(k + 1) % 3` and `k % 3` may be;
+/// a narrowing cast may make two values one. False whenever it cannot tell.
+bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx);
 
 /// A and B part at an index step whose indices differ (indicesDiffer),
 /// after the same root and the same members and indices before it:
 /// `slots[cur].host` and `slots[cur ^ 1]`. Evaluated where the variables
 /// the indices read hold the same values in both.
-bool differentElements(const AccessPath &A, const AccessPath &B);
+bool differentElements(const AccessPath &A, const AccessPath &B,
+                       const ASTContext &Ctx);
 
 /// Whether an index of path P reads variable V.
-bool indicesRead(const AccessPath &P, const VarDecl *V);
+bool indicesRead(const AccessPath &P, const VarDecl *V,
+                 const ASTContext &Ctx);
 
 /// The variables an index expression reads, if it reads nothing else but
 /// integer constants through the operators indicesDiffer knows; false
 /// otherwise (a call, a member, a dereference).
-bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars);
+bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars,
+                    const ASTContext &Ctx);
 
 } // namespace clang::tidy::cuda
 

@@ -93,25 +93,73 @@ public:
           {Var, D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr, Value, C});
     }
     // A variable bound to a non-const reference parameter may be changed
-    // by the callee.
+    // by the callee; so may an overloaded operator's (`flip(cur)` of a
+    // functor taking `int &`, `in >> cur`), whose first argument is the
+    // object for a member operator. An assignment operator's left side is
+    // VisitCXXOperatorCallExpr's.
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
     if (const FunctionDecl *F = C->getDirectCallee();
-        F && !isa<CXXOperatorCallExpr>(C))
-      for (unsigned N = 0; N < F->getNumParams() && N < C->getNumArgs(); ++N) {
+        F && !(Op && Op->isAssignmentOp())) {
+      unsigned Shift = Op && isa<CXXMethodDecl>(F) ? 1 : 0;
+      for (unsigned N = 0; N < F->getNumParams() && N + Shift < C->getNumArgs();
+           ++N) {
+        const Expr *Arg = C->getArg(N + Shift);
+        QualType T = F->getParamDecl(N)->getType();
+        elementsWrittenIfBound(T, Arg, C);
         // The standard library's forwarding references pass the argument on
         // as it is (`std::make_unique<T>(s)`, `v.emplace_back(s)`), to a
         // constructor taking it by value or const reference as a rule.
         if (F->isInStdNamespace() && isForwardingParam(F, N))
           continue;
-        escapeIfBound(F->getParamDecl(N)->getType(), C->getArg(N),
+        escapeIfBound(T, Arg,
                       /*Changes=*/!F->isInStdNamespace() ||
                           pointerExchanges(C).empty());
         // std::swap(a, b), std::exchange(a, v), std::tie(a, b) = ...: the
         // standard library's reference parameters are there to change the
         // variable, here.
         if (F->isInStdNamespace())
-          writeIfBound(F->getParamDecl(N)->getType(), C->getArg(N), C);
+          writeIfBound(T, Arg, C);
       }
+    }
+    // A non-const member function of an element (`slots[i].reset()`) or of
+    // the container (`v.push_back(h)`) may change its elements.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      if (const CXXMethodDecl *M = MC->getMethodDecl();
+          M && !M->isConst() && MC->getImplicitObjectArgument())
+        elementsWritten(MC->getImplicitObjectArgument(), C);
     return true;
+  }
+  /// `bufs[0] = x`, `std::swap(bufs[0], bufs[1])`, `rotate(bufs)`: the
+  /// elements of the array (or container) a path of At's is rooted at may
+  /// change there (FunctionFacts::ElementWrites).
+  void elementsWritten(const Expr *E, const Stmt *At) {
+    if (const auto *U = dyn_cast<UnaryOperator>(strip(E));
+        U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr(); // `&bufs[1]`, `&slots`
+    AccessPath P = AccessPath::of(E);
+    const auto *V = P.rootKind() == AccessPath::RootKind::Decl
+                        ? dyn_cast_or_null<VarDecl>(P.rootDecl())
+                        : nullptr;
+    if (!V)
+      return;
+    QualType T = V->getType().getNonReferenceType();
+    bool Elements = llvm::any_of(P.steps(), [](const PathStep &S) {
+      return S.K == PathStep::Index;
+    });
+    // The array itself, or a pointer to its elements, or a container.
+    if (Elements || T->isArrayType() || T->isPointerType() ||
+        T->isRecordType())
+      I.ElementWrites.push_back({V, At});
+  }
+  void elementsWrittenIfBound(QualType T, const Expr *E, const Stmt *At) {
+    bool ByReference = T->isLValueReferenceType() &&
+                       !T.getNonReferenceType().isConstQualified();
+    bool ByPointer = T->isPointerType() &&
+                     !T->getPointeeType().isConstQualified() &&
+                     (T->getPointeeType()->isPointerType() ||
+                      T->getPointeeType()->isRecordType());
+    if (ByReference || ByPointer)
+      elementsWritten(E, At);
   }
   void writeIfBound(QualType T, const Expr *E, const Stmt *At) {
     if (T->isLValueReferenceType() &&
@@ -147,6 +195,13 @@ public:
         C->getNumArgs() > 0)
       I.ThreadStarts.push_back(C);
     const CXXConstructorDecl *Ctor = C->getConstructor();
+    // `Flipper f(cur)` with `Flipper(int &i) : i_(i) {}`: the object may
+    // change the variable whenever it runs.
+    if (!Ctor->isCopyOrMoveConstructor())
+      for (unsigned N = 0; N < Ctor->getNumParams() && N < C->getNumArgs();
+           ++N)
+        if (!(Ctor->isInStdNamespace() && isForwardingParam(Ctor, N)))
+          escapeIfBound(Ctor->getParamDecl(N)->getType(), C->getArg(N));
     if (Ctor->isUserProvided() && !Ctor->isCopyOrMoveConstructor() &&
         C->getConstructionKind() == CXXConstructionKind::Complete)
       I.Constructions.push_back(C);
@@ -163,6 +218,24 @@ public:
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *R) {
     I.RangeLoops.push_back(R);
+    // `for (auto &sl : slots)`: the body may change the elements.
+    if (const VarDecl *V = R->getLoopVariable(); V && R->getRangeInit())
+      if (QualType T = V->getType(); T->isLValueReferenceType() &&
+                                     !T.getNonReferenceType().isConstQualified())
+        elementsWritten(R->getRangeInit(), R->getLoopVarStmt());
+    return true;
+  }
+  /// `Agg a{cur}` whose member is `int &`: the object may change cur.
+  bool VisitInitListExpr(InitListExpr *L) {
+    const auto *RD = L->getType()->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition() || RD->getNumBases() != 0)
+      return true;
+    unsigned N = 0;
+    for (const FieldDecl *Fd : RD->fields()) {
+      if (N >= L->getNumInits())
+        break;
+      escapeIfBound(Fd->getType(), L->getInit(N++));
+    }
     return true;
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
@@ -180,8 +253,16 @@ public:
       }
       noteMutation(B->getLHS(), B);
       noteParamsWrite(B->getLHS(), B->getRHS());
+      elementWriteOf(B->getLHS(), B);
     }
     return true;
+  }
+  /// An assignment to an element (`bufs[0] = a`, `slots[i].host = h`).
+  void elementWriteOf(const Expr *Lhs, const Stmt *At) {
+    AccessPath P = AccessPath::of(Lhs);
+    if (llvm::any_of(P.steps(),
+                     [](const PathStep &S) { return S.K == PathStep::Index; }))
+      elementsWritten(Lhs, At);
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     // `bufs[i]` of a std::vector<float *>: an element, as of an array.
@@ -192,12 +273,15 @@ public:
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
       noteParamsWrite(Op->getArg(0), Op->getArg(1));
       noteMutation(Op->getArg(0), Op);
+      elementWriteOf(Op->getArg(0), Op);
     }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp())
+    if (U->isIncrementDecrementOp()) {
       noteMutation(U->getSubExpr(), U);
+      elementWriteOf(U->getSubExpr(), U);
+    }
     if (U->getOpcode() == UO_AddrOf)
       if (const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
         if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))

@@ -85,6 +85,12 @@ public:
   /// Where local variables get a new value: conditions known about them
   /// stop holding there.
   std::vector<std::pair<const VarDecl *, const Stmt *>> Writes;
+  /// Where the elements of an array, container or pointed-to array rooted
+  /// at a variable may change (`bufs[0] = a`, `std::swap(bufs[0],
+  /// bufs[1])`, `rotate(bufs)`, `slots[i].reset()`, `for (auto &sl :
+  /// slots)`): a copy's element index names another element after it
+  /// (PendingCopy::IndicesHeld).
+  std::vector<std::pair<const VarDecl *, const Stmt *>> ElementWrites;
   std::set<const VarDecl *> MutatedVars;
   /// Variables whose address escapes (&v, bound to a non-const reference,
   /// captured by reference by a lambda that may change them): their value
@@ -125,6 +131,10 @@ public:
   /// The definitions of followed pointers, by the statement that makes
   /// them: all of one statement at once (`std::swap(cur, next)`).
   std::map<const Stmt *, std::vector<PointerDefinition>> PointerDefinitions;
+  /// Alias classes of the assignments other than the followed pointers'
+  /// (`next = base + 64`, `float *ring[2] = {a, b}`): which paths a
+  /// followed pointer's value may meet (PointerValues.cpp).
+  AliasClasses ValueClasses;
   /// Per-thread default-stream mode: the option, or a call of the API's
   /// per-thread variants (cudaMemcpyAsync_ptsz) anywhere in the callable.
   bool PerThread;
@@ -341,6 +351,11 @@ public:
   /// same in every callable of the unit) every write of which creates a
   /// stream: Created, its Origin and, for cudaStreamNonBlocking, NonBlocking.
   void applyOrigin(StreamRef &S) const;
+  /// A local object of class type built here by a constructor other than a
+  /// copy or move, handed no other object of its class, and used only
+  /// through its members and member functions (none handed such an
+  /// object): a created member of it is its own stream (applyOrigin).
+  bool ownStreamObject(const VarDecl *V) const;
 
   /// The provenance of a buffer root (bufferRoot): its alias class's,
   /// or its declaration's (a std::vector, a local array).

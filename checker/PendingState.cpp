@@ -125,7 +125,7 @@ bool PendingState::operator==(const PendingState &O) const {
          Queried == O.Queried && Waits == O.Waits && Assumed == O.Assumed &&
          Producers == O.Producers && EventProducers == O.EventProducers &&
          QueriedProducers == O.QueriedProducers &&
-         PointerValues == O.PointerValues;
+         PointerValues == O.PointerValues && MayEqual == O.MayEqual;
 }
 
 void PendingState::join(const PendingState &O, NotePreference Prefer) {
@@ -216,6 +216,7 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       It->second.Target.reset();
     It->second.IndicesHeld &= P.IndicesHeld && It->second.Site == P.Site;
   }
+  MayEqual.insert(O.MayEqual.begin(), O.MayEqual.end());
   for (auto It = PointerValues.begin(); It != PointerValues.end();) {
     auto Other = O.PointerValues.find(It->first);
     It = Other == O.PointerValues.end() || !(Other->second == It->second)
@@ -331,7 +332,7 @@ size_t PendingState::size() const {
   size_t N = Assumed.size();
   for (const auto &[Id, P] : Pending)
     N += 1 + Conds(P.Conditions) + P.Holders.size();
-  N += PointerValues.size();
+  N += PointerValues.size() + MayEqual.size();
   for (const auto &[Key, E] : Events)
     N += 1 + E.Covered.size();
   for (const auto &[Query, Ids] : Queried)

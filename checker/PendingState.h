@@ -222,6 +222,10 @@ struct PendingState {
   /// the pointer it was last given, the same on every path into here
   /// (must): `cur = bufs[k];` gives `bufs[k]`; `cur = next;` gives next's.
   std::map<const VarDecl *, AccessPath> PointerValues;
+  /// Pairs of followed pointers that may hold the same value on some path
+  /// into here (may; the lesser address first): `next = cur;` under an
+  /// `if`, or the two of a swap written without a temporary.
+  std::set<std::pair<const VarDecl *, const VarDecl *>> MayEqual;
 
   bool operator==(const PendingState &O) const;
 

@@ -124,7 +124,7 @@ bool Solver::otherBuffer(const PendingCopy &P, const AccessPath &Access) const {
     return true; // through a pointer that holds another buffer here
   // `bufs[cur]` after a copy into `bufs[1 - cur]`.
   return P.IndicesHeld &&
-         differentElements(*Effects.Copies[P.Site]->DstPath, Access);
+         differentElements(*Effects.Copies[P.Site]->DstPath, Access, Ctx);
 }
 
 void Solver::report(const PendingState &St, const std::string &Buffer,

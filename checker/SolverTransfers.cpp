@@ -576,7 +576,7 @@ bool Solver::stableIndices(const CopySite &C) const {
   std::set<const VarDecl *> Vars;
   for (const PathStep &S : C.DstPath->steps())
     if (S.K == PathStep::Index && S.IndexExpr &&
-        !indexVariables(S.IndexExpr, Vars))
+        !indexVariables(S.IndexExpr, Vars, Ctx))
       return false;
   // Constant indices alone: CopySite::Element. A variable that may change
   // where no Write effect says so: not held.
@@ -659,11 +659,18 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
       applyLambdaArg(*this, St, Ev);
     return;
   case Effect::Write:
-    St.forget(Ev.Var);
+    // `cur = 1 - cur;`, `++ring;`, `bufs[0] = a;`: a copy's index may name
+    // another element now.
     for (auto &[Class, P] : St.Pending)
-      if (P.IndicesHeld && indicesRead(*Effects.Copies[P.Site]->DstPath,
-                                       Ev.Var))
-        P.IndicesHeld = false; // `cur = 1 - cur;`: another element now
+      if (P.IndicesHeld) {
+        const AccessPath &Dst = *Effects.Copies[P.Site]->DstPath;
+        if (Dst.rootDecl() == Ev.Var ||
+            (!Ev.ElementsOnly && indicesRead(Dst, Ev.Var, Ctx)))
+          P.IndicesHeld = false;
+      }
+    if (Ev.ElementsOnly)
+      return;
+    St.forget(Ev.Var);
     // A constant written here holds on this path until the next write
     // (`ready = true;` ... `if (!ready) sync(s);`).
     if (Ev.Value && Correlated.contains(Ev.Var))

@@ -203,13 +203,67 @@ StreamRef FunctionFacts::computeStreamOf(const Expr *E) {
 }
 
 void FunctionFacts::applyOrigin(StreamRef &S) const {
-  const ValueDecl *D = Origins ? memberOrGlobal(S.Path) : nullptr;
+  if (!Origins)
+    return;
+  // `CudaStream compute, io;`: a local object of a stream class of the
+  // project's (`compute`, `compute.get()`, `compute.s_`) built here by a
+  // constructor other than a copy or move, which gives it no stream of
+  // another object: each such object holds its own stream, what the class's
+  // member holds.
+  const auto *Own = S.Path.rootKind() == AccessPath::RootKind::Decl
+                        ? dyn_cast_or_null<VarDecl>(S.Path.rootDecl())
+                        : nullptr;
+  bool Wrapper = Own && S.Path.steps().empty() &&
+                 isStreamWrapper(Own->getType()->getAsCXXRecordDecl());
+  if (!Own || !(Wrapper || (S.Path.steps().size() == 1 &&
+                            S.Path.steps()[0].K == PathStep::Dot)) ||
+      !ownStreamObject(Own))
+    Own = nullptr;
+  const ValueDecl *D = Wrapper && Own ? Own : memberOrGlobal(S.Path);
   StreamOrigin O = D ? Origins->originOf(D) : StreamOrigin::Unknown;
   if (O == StreamOrigin::Unknown)
     return;
   S.Created = true;
   S.Origin = D;
+  S.OwnObject = Own != nullptr;
   S.NonBlocking |= O == StreamOrigin::CreatedNonBlocking;
+}
+
+bool FunctionFacts::ownStreamObject(const VarDecl *V) const {
+  const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
+  if (!RD || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      V->getType()->isReferenceType() ||
+      V->getParentFunctionOrMethod() != FD || MutatedVars.count(V) ||
+      AddressTaken.count(V))
+    return false;
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(
+      V->getInit() ? V->getInit()->IgnoreImplicit() : nullptr);
+  if (!Init || Init->getConstructor()->isCopyOrMoveConstructor())
+    return false;
+  auto OfClass = [&](const Expr *A) {
+    const CXXRecordDecl *AR =
+        A->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    return AR && AR->getCanonicalDecl() == RD->getCanonicalDecl();
+  };
+  if (llvm::any_of(Init->arguments(), OfClass))
+    return false;
+  // Used only through its members and member functions, none of which is
+  // handed another object of its class (`a.adopt(b)` may share b's stream).
+  auto Parent = [&](const Stmt *S) {
+    const Stmt *P = PM.getParent(S);
+    while (P && isa<ParenExpr, ImplicitCastExpr>(P))
+      P = PM.getParent(P);
+    return P;
+  };
+  for (const DeclRefExpr *R : refsOf(V)) {
+    const auto *M = dyn_cast_or_null<MemberExpr>(Parent(R));
+    if (!M)
+      return false;
+    const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Parent(M));
+    if (Call && llvm::any_of(Call->arguments(), OfClass))
+      return false;
+  }
+  return true;
 }
 
 bool FunctionFacts::handleWrittenHere(const AccessPath &P) const {

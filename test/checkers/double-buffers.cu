@@ -4,12 +4,17 @@
 // (PointerValues.cpp); an element by an index that differs from the copy's
 // while its variables keep their values (`bufs[cur]` after a copy into
 // `bufs[1 - cur]`, `h[i % 2]` and `h[(i + 1) % 2]`, `k ^ 1`) is another
-// element (ElementIndices.h).
+// element (ElementIndices.h). What may make them one buffer again: a swap
+// written without a temporary, an assignment on one path, a helper that
+// returns its argument, an alias by pointer arithmetic, the pointer stored
+// in an array, the array's elements changed, the index changed through an
+// operator, unsigned wrap-around, a narrowing cast.
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 
 #include <cuda_runtime.h>
+#include <cstdint>
 #include <utility>
 void consume(float);
 
@@ -209,4 +214,127 @@ void slotsPeekedUnwaited(const float *d, Slot *slots, cudaStream_t s, int n) {
     // CHECK: :[[@LINE-1]]:7: warning: 'slots[cur ^ 1].host' is used by 'peek' before the asynchronous device-to-host copy into it is known to be complete
   }
   cudaStreamSynchronize(s);
+}
+
+// What may make two pointers one buffer again (a fresh helper's attempt to
+// break the above; each was a miss of the first version).
+// A swap written without a temporary leaves both naming one buffer.
+void swapWithoutTemporary(const float *d, float *a, float *b, cudaStream_t s,
+                          int n) {
+  float *cur = a, *next = b;
+  for (int i = 0; i < n; ++i) {
+    cudaMemcpyAsync(next, d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(cur[0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+    cudaStreamSynchronize(s);
+    next = cur;
+    cur = next;
+  }
+}
+// Equal on one path only.
+void equalOnSomePath(const float *d, float *a, float *b, cudaStream_t s,
+                     bool single) {
+  float *cur = a, *next = b;
+  if (single)
+    cur = next;
+  cudaMemcpyAsync(next, d, 256, cudaMemcpyDeviceToHost, s);
+  consume(cur[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+  std::swap(cur, next);
+}
+// Through a helper that returns its argument.
+static float *same(float *p) { return p; }
+void throughIdentity(const float *d, float *a, float *b, cudaStream_t s) {
+  float *cur = a, *next = b;
+  cur = same(next);
+  cudaMemcpyAsync(next, d, 256, cudaMemcpyDeviceToHost, s);
+  consume(cur[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+  std::swap(cur, next);
+}
+// Halves of one allocation: `next` is an alias of `base`.
+void halvesOfOne(const float *d, cudaStream_t s) {
+  float *base;
+  cudaMallocHost(&base, 512);
+  float *cur = base, *next = base + 64;
+  cudaMemcpyAsync(next, d, 256, cudaMemcpyDeviceToHost, s);
+  cur += 64;
+  consume(cur[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'cur' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+  cur = base;
+}
+// Stored where no followed pointer holds it: not followed.
+void storedInArray(const float *d, float *a, float *b, cudaStream_t s) {
+  float *cur = a, *next = b;
+  float *ptrs[2] = {cur, next};
+  cudaMemcpyAsync(ptrs[1], d, 256, cudaMemcpyDeviceToHost, s);
+  consume(next[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'next' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+  std::swap(cur, next);
+}
+// The array's elements, or the pointer to them, change after the copy.
+void elementsSwapped(const float *d, float *bufs[2], cudaStream_t s,
+                     int cur) {
+  cudaMemcpyAsync(bufs[1 - cur], d, 256, cudaMemcpyDeviceToHost, s);
+  std::swap(bufs[0], bufs[1]);
+  consume(bufs[cur][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'bufs[cur]' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+void ringAdvanced(const float *d, float **bufs, cudaStream_t s, int k) {
+  float **ring = bufs;
+  cudaMemcpyAsync(ring[k + 1], d, 256, cudaMemcpyDeviceToHost, s);
+  ++ring;
+  consume(ring[k][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'ring[k]' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+// The index changed through an operator taking it by reference.
+struct Flip {
+  void operator()(int &c) const { c = 1 - c; }
+};
+void flippedByFunctor(const float *d, float *bufs[2], cudaStream_t s) {
+  int cur = 0;
+  Flip flip;
+  cudaMemcpyAsync(bufs[1 - cur], d, 256, cudaMemcpyDeviceToHost, s);
+  flip(cur);
+  consume(bufs[cur][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'bufs[cur]' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+// Unsigned arithmetic wraps; a narrowing cast may make two values one.
+void unsignedModulo(const float *d, float *h[3], cudaStream_t s, unsigned k) {
+  cudaMemcpyAsync(h[(k + 1) % 3], d, 256, cudaMemcpyDeviceToHost, s);
+  consume(h[k % 3][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h[k % 3]' is read before the asynchronous device-to-host copy into it is known to be complete
+  consume(h[(k + 4) % 3][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h[(k + 4) % 3]' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+void unsignedHalfTurn(const float *d, float **h, cudaStream_t s, unsigned k) {
+  cudaMemcpyAsync(h[k + 2147483648u], d, 256, cudaMemcpyDeviceToHost, s);
+  consume(h[k - 2147483648u][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h[k - 2147483648u]' is read before the asynchronous device-to-host copy into it is known to be complete
+  consume(h[k + 1u][0]);
+  cudaStreamSynchronize(s);
+}
+void narrowed(const float *d, float **ring, cudaStream_t s, unsigned head) {
+  cudaMemcpyAsync(ring[(uint8_t)(head + 256)], d, 256, cudaMemcpyDeviceToHost,
+                  s);
+  consume(ring[(uint8_t)head][0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'ring[(uint8_t)head]' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+void notIndex(const float *d, float *bufs[2], cudaStream_t s, int n) {
+  int cur = 0;
+  for (int i = 1; i < n; ++i) {
+    cudaMemcpyAsync(bufs[!cur], d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(bufs[cur][0]);
+    cudaStreamSynchronize(s);
+    cur = !cur;
+  }
 }
