@@ -219,6 +219,18 @@ private:
   /// to non-const whose pointee the kernel's body (when visible) changes
   /// (ExprMutationAnalyzer), or may change.
   bool kernelMayWrite(const CUDAKernelCallExpr *K, unsigned I);
+  bool kernelMayWrite(const FunctionDecl *Kernel, unsigned I);
+  /// `cudaLaunchKernelEx(&cfg, kernel, args...)` (the runtime's C++ form,
+  /// CUDA Runtime API "Execution Control"): the kernel's work on
+  /// `cfg.stream`, each argument it may write produced there. False (the
+  /// call is left to the other rules) where the kernel or the
+  /// configuration's stream is not known.
+  bool collectExtensibleLaunch(const CallExpr *C);
+  /// `std::for_each(v.begin(), v.end(), f)` where f synchronizes its
+  /// stream parameter on every path (a lambda, a helper, or
+  /// cudaStreamSynchronize itself): it runs f on every element before it
+  /// returns, a sync of each stream of v (as a range-for over v would be).
+  void collectElementwiseSync(const CallExpr *C, const NamedDecl *Callee);
   /// kernelMayWrite's walks of kernel bodies, per parameter.
   llvm::DenseMap<const ParmVarDecl *, bool> KernelReadsOnly;
   /// The ordering a helper called at C (Def: its definition) brings

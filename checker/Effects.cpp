@@ -337,6 +337,8 @@ void EffectBuilder::collectCallEffects() {
           addProducer(C, K->getArg(I), S);
       continue;
     }
+    if (collectExtensibleLaunch(C))
+      continue;
     const FunctionDecl *Callee = F.calleeOf(C);
     if (const ApiEntry *E = F.Model.lookup(Callee);
         E && E->Family == ApiFamily::User && !fitsCall(*E, C))
@@ -398,6 +400,7 @@ void EffectBuilder::collectCallEffects() {
     const CXXMethodDecl *CalleeLambda = lambdaOperator(Callee);
     if (!CalleeLambda)
       addLambdaArgs(C, C->arguments(), Callee);
+    collectElementwiseSync(C, Callee);
     // A libtorch in-place op on a CUDA tensor (`b.mul_(0.5)`) writes it on
     // the current stream.
     if (const auto *M = dyn_cast<CXXMemberCallExpr>(C);
@@ -762,6 +765,69 @@ void EffectBuilder::addLambdaArgs(const Expr *Call, Args Arguments,
             .mayOrderUnsummarized();
     Out.List.push_back(std::move(Ev));
   }
+}
+
+namespace {
+/// `X.begin()` / `std::begin(X)` (End: `.end()` / `std::end`, and their
+/// const forms): X; else null.
+const Expr *rangeEnd(const Expr *E, bool End) {
+  E = strip(E);
+  llvm::StringRef Want = End ? "end" : "begin";
+  llvm::StringRef WantC = End ? "cend" : "cbegin";
+  auto Named = [&](const FunctionDecl *F) {
+    return F && F->getIdentifier() &&
+           (F->getName() == Want || F->getName() == WantC);
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return Named(MC->getMethodDecl()) && MC->getNumArgs() == 0
+               ? MC->getImplicitObjectArgument()
+               : nullptr;
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    return Named(C->getDirectCallee()) &&
+                   C->getDirectCallee()->isInStdNamespace() &&
+                   C->getNumArgs() == 1
+               ? C->getArg(0)
+               : nullptr;
+  return nullptr;
+}
+} // namespace
+
+void EffectBuilder::collectElementwiseSync(const CallExpr *C,
+                                           const NamedDecl *Callee) {
+  if (C->getNumArgs() != 3 ||
+      !isStdFunction(dyn_cast_or_null<FunctionDecl>(Callee), {"for_each"}))
+    return;
+  const Expr *First = rangeEnd(C->getArg(0), false);
+  const Expr *Last = rangeEnd(C->getArg(1), true);
+  if (!First || !Last || AccessPath::of(First) != AccessPath::of(Last) ||
+      AccessPath::of(First).empty())
+    return;
+  // The function run on each element synchronizes it: a lambda or helper
+  // whose summary syncs its parameter on every path, or the API itself
+  // (`std::for_each(v.begin(), v.end(), cudaStreamSynchronize)`).
+  const Expr *Fn = strip(C->getArg(2));
+  bool Syncs = false;
+  if (const CXXMethodDecl *Op = lambdaOf(Fn, nullptr)) {
+    const HelperSummary *S = R.summaryOf(Op);
+    Syncs = S && !S->SyncsStreamParam.empty() && S->SyncsStreamParam[0];
+  } else if (const auto *D = dyn_cast<DeclRefExpr>(Fn)) {
+    const auto *FD = dyn_cast<FunctionDecl>(D->getDecl());
+    const ApiEntry *E = FD ? F.Model.lookup(FD) : nullptr;
+    if (E)
+      Syncs = E->Role == ApiRole::StreamSync && E->StreamArg == 0;
+    else if (const HelperSummary *S = FD ? R.summaryOf(FD) : nullptr)
+      Syncs = !S->SyncsStreamParam.empty() && S->SyncsStreamParam[0];
+  }
+  if (!Syncs)
+    return;
+  StreamRef Every;
+  Every.K = StreamRef::Named;
+  Every.Path = AccessPath::of(First).withAnyIndex();
+  ElementRange All;
+  All.Array = AccessPath::of(First);
+  All.Every = true;
+  Every.Elements = All;
+  addStreamSync(C, Every);
 }
 
 void EffectBuilder::decideInferredDirections() {

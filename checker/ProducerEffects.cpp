@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EffectBuilder.h"
+#include "LibraryCode.h"
 #include "LibraryProducers.h"
 #include "StreamOrdering.h"
 #include "TorchModel.h"
@@ -645,9 +646,40 @@ void EffectBuilder::collectDeviceWork(const CallExpr *C, const ApiEntry &E) {
   }
 }
 
+bool EffectBuilder::collectExtensibleLaunch(const CallExpr *C) {
+  const FunctionDecl *Callee = C->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() ||
+      Callee->getName() != "cudaLaunchKernelEx" || C->getNumArgs() < 2 ||
+      !isToolchainCode(Callee, Ctx.getSourceManager()))
+    return false;
+  const Expr *K = strip(C->getArg(1));
+  if (const auto *U = dyn_cast<UnaryOperator>(K);
+      U && U->getOpcode() == UO_AddrOf)
+    K = strip(U->getSubExpr());
+  const auto *D = dyn_cast<DeclRefExpr>(K);
+  const auto *Kernel = D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
+  // The stream of the configuration: the last `cfg.stream = s;` before
+  // the launch. Elsewhere (an initialiser list, a pointer handed in) it is
+  // not known, and the launch stays an API the model does not know.
+  const Expr *Stream = F.paramsField(C->getArg(0), C, "stream");
+  if (!Kernel || !Kernel->hasAttr<CUDAGlobalAttr>() || !Stream)
+    return false;
+  StreamRef S = F.streamOf(Stream);
+  if (F.capturing(C, S))
+    return true; // recorded into a graph, not run now
+  addStreamWork(C, S);
+  for (unsigned I = 2; I < C->getNumArgs(); ++I)
+    if (kernelMayWrite(Kernel, I - 2))
+      addProducer(C, C->getArg(I), S);
+  return true;
+}
+
 bool EffectBuilder::kernelMayWrite(const CUDAKernelCallExpr *K,
                                    unsigned I) {
-  const FunctionDecl *Kernel = K->getDirectCallee();
+  return kernelMayWrite(K->getDirectCallee(), I);
+}
+
+bool EffectBuilder::kernelMayWrite(const FunctionDecl *Kernel, unsigned I) {
   if (!Kernel || I >= Kernel->getNumParams())
     return false; // unknown: no claim
   QualType T = Kernel->getParamDecl(I)->getType();

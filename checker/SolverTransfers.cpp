@@ -192,6 +192,13 @@ void Solver::waitEvent(PendingState &St, const StreamRef &S,
 void Solver::joinStreams(PendingState &St, const StreamRef &Waiter,
                          const StreamRef &Signaler, const Expr *Where) {
   // As an event recorded on Signaler and waited for by Waiter, at Where.
+  // The key is the call's temporary, where the signal a helper returns is
+  // kept (HelperSummary::ReturnsSignal, waited for through the variable
+  // the result initialises). applyHelperCall applies the joins before that
+  // record, so this call's signal is never erased; one kept from an earlier
+  // run of the same call is, but that run's record replaces it (only where
+  // the returned signal's stream cannot be named is the earlier one lost:
+  // a false warning at worst).
   AccessPath Event = AccessPath::temporary(Where);
   recordEvent(St, Event, Signaler, Where);
   waitEvent(St, Waiter, Event, Where);

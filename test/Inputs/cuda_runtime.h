@@ -136,6 +136,15 @@ static __inline__ __host__ cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, d
   return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args, sharedMem, stream);
 }
 
+// The runtime's C++ form of cudaLaunchKernelExC (cuda_runtime.h).
+template <typename... ExpTypes, typename... ActTypes>
+static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpTypes...), ActTypes &&...args) {
+  return [&](ExpTypes... coercedArgs) {
+    void *pArgs[] = {&coercedArgs...};
+    return ::cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
+  }(static_cast<ActTypes &&>(args)...);
+}
+
 // Symbol overloads: the real header has them under `#if defined(__CUDACC__)`
 // (defined by nvcc and by clang's CUDA wrapper); clang with -nocudainc does
 // not define __CUDACC__, so also accept __CUDA__.
