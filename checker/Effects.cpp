@@ -799,32 +799,31 @@ void EffectBuilder::collectElementwiseSync(const CallExpr *C,
     return;
   const Expr *First = rangeEnd(C->getArg(0), false);
   const Expr *Last = rangeEnd(C->getArg(1), true);
-  if (!First || !Last || AccessPath::of(First) != AccessPath::of(Last) ||
-      AccessPath::of(First).empty())
+  AccessPath Range = First ? AccessPath::of(First) : AccessPath();
+  if (!Last || Range.empty() || Range != AccessPath::of(Last))
     return;
   // The function run on each element synchronizes it: a lambda or helper
   // whose summary syncs its parameter on every path, or the API itself
   // (`std::for_each(v.begin(), v.end(), cudaStreamSynchronize)`).
   const Expr *Fn = strip(C->getArg(2));
+  const FunctionDecl *Run = lambdaOf(Fn, nullptr);
+  if (!Run)
+    if (const auto *D = dyn_cast<DeclRefExpr>(Fn))
+      Run = dyn_cast<FunctionDecl>(D->getDecl());
+  if (!Run)
+    return;
   bool Syncs = false;
-  if (const CXXMethodDecl *Op = lambdaOf(Fn, nullptr)) {
-    const HelperSummary *S = R.summaryOf(Op);
-    Syncs = S && !S->SyncsStreamParam.empty() && S->SyncsStreamParam[0];
-  } else if (const auto *D = dyn_cast<DeclRefExpr>(Fn)) {
-    const auto *FD = dyn_cast<FunctionDecl>(D->getDecl());
-    const ApiEntry *E = FD ? F.Model.lookup(FD) : nullptr;
-    if (E)
-      Syncs = E->Role == ApiRole::StreamSync && E->StreamArg == 0;
-    else if (const HelperSummary *S = FD ? R.summaryOf(FD) : nullptr)
-      Syncs = !S->SyncsStreamParam.empty() && S->SyncsStreamParam[0];
-  }
+  if (const ApiEntry *E = F.Model.lookup(Run))
+    Syncs = E->Role == ApiRole::StreamSync && E->StreamArg == 0;
+  else if (const HelperSummary *S = R.summaryOf(Run))
+    Syncs = !S->SyncsStreamParam.empty() && S->SyncsStreamParam[0];
   if (!Syncs)
     return;
   StreamRef Every;
   Every.K = StreamRef::Named;
-  Every.Path = AccessPath::of(First).withAnyIndex();
+  Every.Path = Range.withAnyIndex();
   ElementRange All;
-  All.Array = AccessPath::of(First);
+  All.Array = Range;
   All.Every = true;
   Every.Elements = All;
   addStreamSync(C, Every);

@@ -225,13 +225,13 @@ bool differentElements(const AccessPath &A, const AccessPath &B,
   return false;
 }
 
-bool indicesRead(const AccessPath &P, const VarDecl *V,
-                 const ASTContext &Ctx) {
-  std::set<const VarDecl *> Vars;
+bool pathIndexVariables(const AccessPath &P, std::set<const VarDecl *> &Vars,
+                        const ASTContext &Ctx) {
+  bool Read = true;
   for (const PathStep &S : P.steps())
     if (S.K == PathStep::Index && S.IndexExpr)
-      indexVariables(S.IndexExpr, Vars, Ctx);
-  return Vars.count(V);
+      Read &= indexVariables(S.IndexExpr, Vars, Ctx);
+  return Read;
 }
 
 bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars,

@@ -41,15 +41,16 @@ bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx);
 bool differentElements(const AccessPath &A, const AccessPath &B,
                        const ASTContext &Ctx);
 
-/// Whether an index of path P reads variable V.
-bool indicesRead(const AccessPath &P, const VarDecl *V,
-                 const ASTContext &Ctx);
-
 /// The variables an index expression reads, if it reads nothing else but
 /// integer constants through the operators indicesDiffer knows; false
 /// otherwise (a call, a member, a dereference).
 bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars,
                     const ASTContext &Ctx);
+
+/// The variables the indices of path P read (indexVariables of each), and
+/// whether every index reads nothing else.
+bool pathIndexVariables(const AccessPath &P, std::set<const VarDecl *> &Vars,
+                        const ASTContext &Ctx);
 
 } // namespace clang::tidy::cuda
 

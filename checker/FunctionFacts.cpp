@@ -131,8 +131,10 @@ public:
   }
   /// `bufs[0] = x`, `std::swap(bufs[0], bufs[1])`, `rotate(bufs)`: the
   /// elements of the array (or container) a path of At's is rooted at may
-  /// change there (FunctionFacts::ElementWrites).
-  void elementsWritten(const Expr *E, const Stmt *At) {
+  /// change there (FunctionFacts::ElementWrites). OnlyElement: only where E
+  /// names an element (`bufs[0] = x`, not `ring = bufs`).
+  void elementsWritten(const Expr *E, const Stmt *At,
+                       bool OnlyElement = false) {
     if (const auto *U = dyn_cast<UnaryOperator>(strip(E));
         U && U->getOpcode() == UO_AddrOf)
       E = U->getSubExpr(); // `&bufs[1]`, `&slots`
@@ -147,8 +149,8 @@ public:
       return S.K == PathStep::Index;
     });
     // The array itself, or a pointer to its elements, or a container.
-    if (Elements || T->isArrayType() || T->isPointerType() ||
-        T->isRecordType())
+    if (Elements || (!OnlyElement && (T->isArrayType() || T->isPointerType() ||
+                                      T->isRecordType())))
       I.ElementWrites.push_back({V, At});
   }
   void elementsWrittenIfBound(QualType T, const Expr *E, const Stmt *At) {
@@ -253,17 +255,11 @@ public:
       }
       noteMutation(B->getLHS(), B);
       noteParamsWrite(B->getLHS(), B->getRHS());
-      elementWriteOf(B->getLHS(), B);
+      elementsWritten(B->getLHS(), B, /*OnlyElement=*/true);
     }
     return true;
   }
-  /// An assignment to an element (`bufs[0] = a`, `slots[i].host = h`).
-  void elementWriteOf(const Expr *Lhs, const Stmt *At) {
-    AccessPath P = AccessPath::of(Lhs);
-    if (llvm::any_of(P.steps(),
-                     [](const PathStep &S) { return S.K == PathStep::Index; }))
-      elementsWritten(Lhs, At);
-  }
+
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     // `bufs[i]` of a std::vector<float *>: an element, as of an array.
     if (sequenceElement(Op) && Op->getType()->isPointerType())
@@ -273,14 +269,14 @@ public:
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
       noteParamsWrite(Op->getArg(0), Op->getArg(1));
       noteMutation(Op->getArg(0), Op);
-      elementWriteOf(Op->getArg(0), Op);
+      elementsWritten(Op->getArg(0), Op, /*OnlyElement=*/true);
     }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
     if (U->isIncrementDecrementOp()) {
       noteMutation(U->getSubExpr(), U);
-      elementWriteOf(U->getSubExpr(), U);
+      elementsWritten(U->getSubExpr(), U, /*OnlyElement=*/true);
     }
     if (U->getOpcode() == UO_AddrOf)
       if (const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))

@@ -116,6 +116,14 @@ bool PendingCopy::operator==(const PendingCopy &O) const {
          IndicesHeld == O.IndicesHeld;
 }
 
+void PendingCopy::meetNames(const PendingCopy &O) {
+  AnyHolder |= O.AnyHolder;
+  Holders.insert(O.Holders.begin(), O.Holders.end());
+  if (Target != O.Target)
+    Target.reset();
+  IndicesHeld &= O.IndicesHeld && Site == O.Site;
+}
+
 //===----------------------------------------------------------------------===//
 // PendingState
 //===----------------------------------------------------------------------===//
@@ -210,11 +218,7 @@ void PendingState::join(const PendingState &O, NotePreference Prefer) {
       It->second.Miss = P.Miss;
     It->second.Conditions.add(P.Conditions);
     It->second.LegacyCovered &= P.LegacyCovered;
-    It->second.AnyHolder |= P.AnyHolder;
-    It->second.Holders.insert(P.Holders.begin(), P.Holders.end());
-    if (It->second.Target != P.Target)
-      It->second.Target.reset();
-    It->second.IndicesHeld &= P.IndicesHeld && It->second.Site == P.Site;
+    It->second.meetNames(P);
   }
   MayEqual.insert(O.MayEqual.begin(), O.MayEqual.end());
   for (auto It = PointerValues.begin(); It != PointerValues.end();) {

@@ -118,6 +118,11 @@ struct PendingCopy {
   /// (ElementIndices.h: `bufs[cur]`) is of another element.
   bool IndicesHeld = false;
 
+  /// The entry stands for O's copies too (a join, or an earlier copy of
+  /// the class still in flight): the holders of either, a target only
+  /// where both name it, indices held only for one site held by both.
+  void meetNames(const PendingCopy &O);
+
   bool operator==(const PendingCopy &O) const;
 };
 

@@ -28,8 +28,8 @@
 // (FunctionFacts::ValueClasses: `next = base + 64`, `float *ring[2] = {a,
 // b}`).
 //
-// May call: FunctionFacts, AccessPath, ExprUtils, CudaApiModel (allocation
-// rows).
+// May call: FunctionFacts (allocation targets, varOf), AccessPath,
+// ExprUtils.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,28 +40,6 @@
 namespace clang::tidy::cuda {
 
 namespace {
-
-/// `cudaMallocHost(&p, n)` and the other allocations of the model that
-/// write a pointer through its address: the call, when U is that address.
-const CallExpr *allocationThrough(const UnaryOperator *U,
-                                  const FunctionFacts &F) {
-  const Stmt *P = F.PM.getParent(U);
-  while (P && isa<ParenExpr, ImplicitCastExpr, ExplicitCastExpr>(P))
-    P = F.PM.getParent(P);
-  const auto *C = dyn_cast_or_null<CallExpr>(P);
-  const ApiEntry *E = C ? F.lookup(C) : nullptr;
-  if (!E ||
-      (E->Role != ApiRole::PinnedAlloc && E->Role != ApiRole::DeviceAlloc) ||
-      E->PtrForm != PtrArgForm::AddressOfPointer || E->PtrArg < 0 ||
-      static_cast<unsigned>(E->PtrArg) >= C->getNumArgs())
-    return nullptr;
-  return strip(C->getArg(E->PtrArg)) == U ? C : nullptr;
-}
-
-const VarDecl *varNamed(const Expr *E) {
-  const auto *D = dyn_cast_or_null<DeclRefExpr>(E ? strip(E) : nullptr);
-  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-}
 
 /// A value no expression gives (a new allocation, a null pointer).
 bool isFreshValue(const Expr *E, ASTContext &Ctx) {
@@ -124,21 +102,28 @@ const Expr *definedValue(const Expr *E, const FunctionFacts &F) {
 } // namespace
 
 void FunctionFacts::collectFollowedPointers() {
-  // Whose address is taken other than by an allocation (the allocation is
-  // a definition: a new buffer).
-  std::set<const VarDecl *> Escaped;
+  // An allocation through a pointer's address (`cudaMallocHost(&cur, n)`)
+  // is a definition: a new buffer. Any other address taken: not followed.
+  std::set<const Expr *> Allocated; // the `cur` of each such allocation
   std::vector<std::pair<const VarDecl *, const CallExpr *>> Allocations;
+  for (const CallExpr *C : Calls)
+    if (const ApiEntry *E = lookup(C);
+        E &&
+        (E->Role == ApiRole::PinnedAlloc || E->Role == ApiRole::DeviceAlloc) &&
+        E->PtrForm == PtrArgForm::AddressOfPointer)
+      if (const Expr *T = allocTarget(C, *E); const VarDecl *V = varOf(T)) {
+        Allocated.insert(T);
+        Allocations.push_back({V, C});
+      }
+  std::set<const VarDecl *> Escaped;
   for (const Expr *E : Candidates) {
     const auto *D = dyn_cast<DeclRefExpr>(E);
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-    if (!V || !AddressTaken.count(V))
-      continue;
-    const auto *U = dyn_cast_or_null<UnaryOperator>(PM.getParentIgnoreParens(D));
-    if (!U || U->getOpcode() != UO_AddrOf)
-      continue;
-    if (const CallExpr *C = allocationThrough(U, *this))
-      Allocations.push_back({V, C});
-    else
+    const auto *U = V && AddressTaken.count(V)
+                        ? dyn_cast_or_null<UnaryOperator>(
+                              PM.getParentIgnoreParens(D))
+                        : nullptr;
+    if (U && U->getOpcode() == UO_AddrOf && !Allocated.count(D))
       Escaped.insert(V);
   }
   auto Eligible = [&](const VarDecl *V) {
@@ -156,7 +141,7 @@ void FunctionFacts::collectFollowedPointers() {
     Grew = false;
     for (const Assignment &A : Assigns)
       if (!A.Lhs && Eligible(A.Var) && !FollowedPointers.count(A.Var) &&
-          isFollowedPointer(varNamed(bufferRoot(A.Rhs))))
+          isFollowedPointer(varOf(bufferRoot(A.Rhs))))
         Grew |= FollowedPointers.insert(A.Var).second;
   }
   // A followed pointer whose value is stored where no followed pointer
@@ -178,7 +163,7 @@ void FunctionFacts::collectFollowedPointers() {
       return false;
     if (const auto *B = dyn_cast<BinaryOperator>(P);
         B && B->getOpcode() == BO_Assign && B->getRHS() == Child)
-      return !isFollowedPointer(varNamed(B->getLHS()));
+      return !isFollowedPointer(varOf(B->getLHS()));
     if (const auto *DS = dyn_cast<DeclStmt>(P))
       return llvm::any_of(DS->decls(), [&](const Decl *Dl) {
         const auto *V = dyn_cast<VarDecl>(Dl);
@@ -300,7 +285,7 @@ void Solver::repoint(PendingState &St,
       if (isFreshValue(Arm, Ctx))
         continue;
       const Expr *Root = bufferRoot(Arm);
-      if (const VarDecl *W = varNamed(Root); F.isFollowedPointer(W)) {
+      if (const VarDecl *W = varOf(Root); F.isFollowedPointer(W)) {
         for (const auto &[Class, P] : St.Pending)
           if (mayHold(P, W))
             O.Holds.insert(Class);

@@ -136,14 +136,20 @@ void Solver::report(const PendingState &St, const std::string &Buffer,
                     const AccessPath *NamePath) {
   if (FindingAt.count(Loc) && !R.SummaryMode)
     return;
-  AccessPath Path = NamePath ? *NamePath
-                             : (Name ? AccessPath::of(Name) : AccessPath());
+  // The access's path, built where a followed pointer or a held index may
+  // make it name another buffer (most callables have neither).
+  std::optional<AccessPath> Path;
   for (const auto &[Id, P] : St.Pending) {
     const CopySite *C = Effects.Copies[P.Site];
     if (C->Buffer != Buffer)
       continue;
-    if (otherBuffer(P, Path))
-      continue;
+    if (!F.FollowedPointers.empty() || P.IndicesHeld) {
+      if (!Path)
+        Path = NamePath ? *NamePath
+                        : (Name ? AccessPath::of(Name) : AccessPath());
+      if (otherBuffer(P, *Path))
+        continue;
+    }
     if (Element && C->Element && *Element != *C->Element)
       continue; // another element of an array of buffers
     if (disjoint(Bytes, C->Bytes))

@@ -581,10 +581,8 @@ bool Solver::stableIndices(const CopySite &C) const {
   if (C.Seed || !C.DstPath)
     return false;
   std::set<const VarDecl *> Vars;
-  for (const PathStep &S : C.DstPath->steps())
-    if (S.K == PathStep::Index && S.IndexExpr &&
-        !indexVariables(S.IndexExpr, Vars, Ctx))
-      return false;
+  if (!pathIndexVariables(*C.DstPath, Vars, Ctx))
+    return false;
   // Constant indices alone: CopySite::Element. A variable that may change
   // where no Write effect says so: not held.
   return !Vars.empty() && llvm::all_of(Vars, [&](const VarDecl *V) {
@@ -602,15 +600,8 @@ void Solver::issue(PendingState &St, unsigned Id) {
   holdersAtIssue(St, Issued, *Effects.Copies[Id]);
   Issued.IndicesHeld = stableIndices(*Effects.Copies[Id]);
   // Earlier copies of the class may be in flight through other pointers.
-  if (auto Earlier = St.Pending.find(Class); Earlier != St.Pending.end()) {
-    Issued.AnyHolder |= Earlier->second.AnyHolder;
-    Issued.Holders.insert(Earlier->second.Holders.begin(),
-                          Earlier->second.Holders.end());
-    if (Issued.Target != Earlier->second.Target)
-      Issued.Target.reset();
-    Issued.IndicesHeld &=
-        Earlier->second.IndicesHeld && Earlier->second.Site == Id;
-  }
+  if (auto Earlier = St.Pending.find(Class); Earlier != St.Pending.end())
+    Issued.meetNames(Earlier->second);
   St.Pending[Class] = std::move(Issued);
   for (auto &[Event, Info] : St.Events)
     Info.Covered.erase(Class);
@@ -671,8 +662,10 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     for (auto &[Class, P] : St.Pending)
       if (P.IndicesHeld) {
         const AccessPath &Dst = *Effects.Copies[P.Site]->DstPath;
-        if (Dst.rootDecl() == Ev.Var ||
-            (!Ev.ElementsOnly && indicesRead(Dst, Ev.Var, Ctx)))
+        std::set<const VarDecl *> Read;
+        if (!Ev.ElementsOnly)
+          pathIndexVariables(Dst, Read, Ctx);
+        if (Dst.rootDecl() == Ev.Var || Read.count(Ev.Var))
           P.IndicesHeld = false;
       }
     if (Ev.ElementsOnly)
