@@ -72,8 +72,22 @@ AsyncCopyAnalysis::AsyncCopyAnalysis(ASTContext &Ctx, const ApiModel &Model,
 AsyncCopyAnalysis::~AsyncCopyAnalysis() = default;
 
 StreamOrigins &AsyncCopyAnalysis::streamOrigins() {
-  if (!Origins)
-    Origins = std::make_unique<StreamOrigins>(Ctx, Model);
+  if (Origins)
+    return *Origins;
+  ImportedOrigin Imported;
+  if (Opts.Imported)
+    Imported = [this](const ValueDecl *D) -> std::optional<StreamOrigin> {
+      std::string USR = usrOf(D);
+      if (USR.empty())
+        return std::nullopt;
+      auto [It, New] = ImportedOrigins.try_emplace(D);
+      if (New) {
+        Consulted.push_back("%" + USR); // SummaryExport.cpp's "consults"
+        It->second = Opts.Imported->streamMemberOrigin(USR);
+      }
+      return It->second;
+    };
+  Origins = std::make_unique<StreamOrigins>(Ctx, Model, std::move(Imported));
   return *Origins;
 }
 

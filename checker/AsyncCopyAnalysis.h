@@ -23,6 +23,7 @@
 
 #include "ByteRegions.h"
 #include "CudaApiModel.h"
+#include "StreamOrigins.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -39,7 +40,6 @@
 
 namespace clang::tidy::cuda {
 
-class StreamOrigins;
 class CallerContexts;
 
 /// How the destination was touched on the host.
@@ -383,6 +383,10 @@ private:
       RecursionSummaries;
   llvm::DenseMap<const FunctionDecl *, bool> SetsCurrentStream;
   std::unique_ptr<StreamOrigins> Origins;
+  /// Imported stream members' origins by declaration, each asked once (and
+  /// listed once among the consults).
+  llvm::DenseMap<const ValueDecl *, std::optional<StreamOrigin>>
+      ImportedOrigins;
   std::unique_ptr<CallerContexts> Contexts;
   bool OverBudget = false;
   bool VisitCapped = false;

@@ -91,6 +91,7 @@ AsyncReadBeforeSyncCheck::AsyncReadBeforeSyncCheck(llvm::StringRef Name,
     });
     for (const std::string &N : Imported->copyingNames())
       ImportedCopying.insert(N);
+    ImportedCopyingOperators = Imported->copiesThroughOperators();
   }
 }
 
@@ -157,6 +158,12 @@ void AsyncReadBeforeSyncCheck::registerMatchers(MatchFinder *Finder) {
     if (!Group->empty())
       Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(*Group)))),
                          this);
+  // An imported operator or conversion function (`Eigen::MatrixXd m = c;`
+  // through `operator Eigen::MatrixXd() const`) has no identifier to match.
+  if (ImportedCopyingOperators) {
+    Finder->addMatcher(callExpr(callee(cxxConversionDecl())), this);
+    Finder->addMatcher(cxxOperatorCallExpr(), this);
+  }
   // So do calls of a library's functions: the selection tells whether one
   // reaches a modelled copy.
   Finder->addMatcher(callExpr(callee(functionDecl(isLibraryFunction()))),
@@ -201,8 +208,12 @@ void AsyncReadBeforeSyncCheck::onEndOfTranslationUnit() {
           return CalleeRole::AsyncCopy;
         if (!match(*BlockingCallee, *Callee, *Ctx).empty())
           return CalleeRole::Blocking;
-        if (Imported && Callee->getIdentifier() &&
-            ImportedCopying.contains(Callee->getName()) &&
+        bool Named = Callee->getIdentifier()
+                         ? ImportedCopying.contains(Callee->getName())
+                         : ImportedCopyingOperators &&
+                               (isa<CXXConversionDecl>(Callee) ||
+                                Callee->isOverloadedOperator());
+        if (Imported && Named && !Callee->hasBody() &&
             Imported->leavesCopies(usrOf(Callee)) &&
             analysis(*Ctx).importedSummary(Callee))
           return CalleeRole::AsyncCopy;
@@ -466,9 +477,12 @@ void AsyncReadBeforeSyncCheck::exportSummaries(ASTContext &Ctx) {
       if (Seen.insert(F->getName()).second)
         Inputs.push_back(F->getName().str());
   }
+  llvm::json::Array StreamMembers =
+      exportStreamMembers(A.streamOrigins().written(), SM);
   std::vector<std::string> Consults = A.consulted();
   std::string Error = writeSummaryFile(ExportDirectory, Main->getName(),
-                                       std::move(Functions), std::move(Calls),
+                                       std::move(Functions),
+                                       std::move(StreamMembers), std::move(Calls),
                                        std::move(Consults), std::move(Inputs));
   if (!Error.empty())
     diag("option '%0.SummaryExportDirectory': %1", DiagnosticIDs::Error)

@@ -77,6 +77,9 @@ private:
   std::shared_ptr<const SummaryStore> Imported;
   /// Identifiers of imported functions that leave copies in flight.
   llvm::StringSet<> ImportedCopying;
+  /// Whether an imported operator or conversion function does
+  /// (SummaryStore::copiesThroughOperators).
+  bool ImportedCopyingOperators = false;
 
   Preprocessor *PP = nullptr;
   /// The modelled copies' and blocking transfers' names, as matchers of

@@ -146,10 +146,26 @@ private:
   /// Empty (untracked) for an offset or index that is not a constant:
   /// `d[i]` in a loop names another element each iteration.
   /// A container's data accessor (`v.data()`, isDataAccessor) names the
-  /// whole container, as `v` does. A whole buffer that is not a variable
-  /// (a member, an accessor of one) is named by its path (wholeRegionKey).
-  std::string regionKey(const Expr *E, const Expr *Root) {
+  /// whole container, as `v` does, unless it returns a member. A whole
+  /// buffer that is not a variable (a member, an accessor of one) is named
+  /// by its path (wholeRegionKey).
+  /// Container, when given, gets the containerKey of a whole region's
+  /// path (empty otherwise).
+  std::string regionKey(const Expr *E, const Expr *Root,
+                        std::string *Container = nullptr) {
     const Expr *X = strip(E);
+    // A data accessor of the project's that returns a member (`data()`
+    // with `return data_;`): that member, as the class's own methods name
+    // it (`this->data_`), so that another member of the object is another
+    // buffer. (The access diagnostic names the whole object: cuML's
+    // host_buffer, dataAccessorObject.)
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
+        MC && dataAccessorObject(MC) && trivialAccessorResult(MC)) {
+      AccessPath Member = AccessPath::of(MC);
+      if (Container)
+        *Container = containerKey(F.Aliases, Member);
+      return wholeRegionKey(F.Aliases, Member, spelling(X, Ctx));
+    }
     while (const Expr *Object = dataAccessorObject(X))
       X = strip(Object);
     if (X != strip(Root) && !isa<ArraySubscriptExpr>(X))
@@ -165,8 +181,12 @@ private:
         break;
       }
     }
-    if (X == strip(Root))
-      return wholeRegionKey(F.Aliases, AccessPath::of(Root), spelling(X, Ctx));
+    if (X == strip(Root)) {
+      AccessPath Path = AccessPath::of(Root);
+      if (Container)
+        *Container = containerKey(F.Aliases, Path);
+      return wholeRegionKey(F.Aliases, Path, spelling(X, Ctx));
+    }
     return regionKeyOf(F.Aliases, AccessPath::of(Root), spelling(X, Ctx));
   }
   /// A library algorithm's device work on its outputs (LibraryProducers.h).

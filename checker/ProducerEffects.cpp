@@ -232,7 +232,7 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
     return; // host memory: not the source of a device-to-host copy
   Effect Ev(Effect::Produce);
   Ev.Anchor = At;
-  Ev.Buffer = regionKey(Buf, Root);
+  Ev.Buffer = regionKey(Buf, Root, &Ev.Container);
   if (Ev.Buffer.empty())
     return;
   Ev.Name = Root;
@@ -255,6 +255,7 @@ void EffectBuilder::addNamedBufferWork(Effect::Kind K, const CallExpr *C,
   Effect Ev(K);
   Ev.Anchor = C;
   Ev.Buffer = wholeRegionKey(F.Aliases, Path, Name);
+  Ev.Container = containerKey(F.Aliases, Path);
   Ev.Spelled = &Out.Spellings.emplace_back(std::move(Name));
   Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.BlockingCopy = Blocking;
@@ -289,7 +290,10 @@ void EffectBuilder::addHelperProducers(const CallExpr *C,
     if (!Root || ((P.Torch || P.IfDevice) &&
                   F.provenanceOf(Root) != Provenance::Device))
       continue;
-    addProducer(C, Root, *On, P.Torch);
+    // A data accessor's call as written (`x_.data()` returning `data_`:
+    // that member, EffectBuilder::regionKey); anything else as its root, the
+    // whole buffer the helper may write.
+    addProducer(C, isa<CXXMemberCallExpr>(strip(A)) ? A : Root, *On, P.Torch);
   }
   // A lambda's device work on what it captures: the caller's variables.
   for (const HelperSummary::CapturedProduction &P : S.CapturedProduces)
@@ -307,6 +311,22 @@ std::string wholeRegionKey(AliasClasses &Aliases, const AccessPath &Root,
   return Root.steps().empty() && Root.rootKind() == AccessPath::RootKind::Decl
              ? regionKeyOf(Aliases, Root, Spelling)
              : regionKeyOf(Aliases, Root, "=" + Root.key());
+}
+
+std::string containerKey(AliasClasses &Aliases, const AccessPath &Path) {
+  const auto *V = dyn_cast_or_null<VarDecl>(Path.rootDecl());
+  if (Path.rootKind() != AccessPath::RootKind::Decl || !V ||
+      !V->getIdentifier() || Path.steps().size() != 1 ||
+      (Path.steps()[0].K != PathStep::Dot &&
+       Path.steps()[0].K != PathStep::Arrow))
+    return "";
+  return regionKeyOf(Aliases, AccessPath::ofVar(V), V->getName());
+}
+
+bool regionsOverlap(const std::string &A, const std::string &AContainer,
+                    const std::string &B, const std::string &BContainer) {
+  return A == B || (!AContainer.empty() && AContainer == B) ||
+         (!BContainer.empty() && BContainer == A);
 }
 
 void EffectBuilder::addHelperConsumers(const CallExpr *C,
@@ -543,7 +563,7 @@ void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
     return;
   Effect Ev(Effect::Consume);
   Ev.Anchor = At;
-  Ev.Buffer = regionKey(Src, Root);
+  Ev.Buffer = regionKey(Src, Root, &Ev.Container);
   if (Ev.Buffer.empty())
     return;
   Ev.Name = Root;

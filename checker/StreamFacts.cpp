@@ -220,11 +220,14 @@ void FunctionFacts::applyOrigin(StreamRef &S) const {
       !ownStreamObject(Own))
     Own = nullptr;
   const ValueDecl *D = Wrapper && Own ? Own : memberOrGlobal(S.Path);
-  StreamOrigin O = D ? Origins->originOf(D) : StreamOrigin::Unknown;
+  const ValueDecl *Identity = D;
+  StreamOrigin O =
+      D ? Origins->originOf(D, Wrapper && Own ? nullptr : &Identity)
+        : StreamOrigin::Unknown;
   if (O == StreamOrigin::Unknown)
     return;
   S.Created = true;
-  S.Origin = D;
+  S.Origin = Identity;
   S.OwnObject = Own != nullptr;
   S.NonBlocking |= O == StreamOrigin::CreatedNonBlocking;
 }

@@ -146,8 +146,10 @@ class Walker : public RecursiveASTVisitor<Walker> {
 
 public:
   Walker(ASTContext &Ctx, const ApiModel &Model,
-         llvm::DenseMap<const ValueDecl *, StreamOrigin> &Origins)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Origins(Origins) {}
+         llvm::DenseMap<const ValueDecl *, StreamOrigin> &Origins,
+         StreamOrigins::SourceMap &Sources)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Origins(Origins),
+        Sources(Sources) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -175,6 +177,8 @@ public:
 
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee)
+      classifyDependentArgs(C);
     const ApiEntry *E = Model.lookup(Callee);
     if (E && E->Role == ApiRole::StreamCreate) {
       const auto *U = dyn_cast_or_null<UnaryOperator>(
@@ -262,6 +266,31 @@ private:
     return cuda::handleDecl(E);
   }
 
+  /// A template's call left unresolved until instantiation
+  /// (`cudaMemcpyAsync(h, data_, n * sizeof(T), kind, ctx_->stream_)` with
+  /// `T *h`): no load is written around its arguments, so a handle
+  /// argument is a read where every function the name may resolve to takes
+  /// that argument by value. Anything else stays unclassified (Unknown).
+  void classifyDependentArgs(const CallExpr *C) {
+    const auto *Names = dyn_cast<UnresolvedLookupExpr>(
+        C->getCallee()->IgnoreParenImpCasts());
+    if (!Names || Names->getNumDecls() == 0)
+      return;
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      if (!handleDecl(C->getArg(I)))
+        continue;
+      bool ByValue = llvm::all_of(Names->decls(), [&](const NamedDecl *N) {
+        const FunctionDecl *F = N->getAsFunction();
+        QualType T = F && I < F->getNumParams()
+                         ? F->getParamDecl(I)->getType()
+                         : QualType();
+        return !T.isNull() && !T->isReferenceType() && isStreamType(T);
+      });
+      if (ByValue)
+        classify(C->getArg(I));
+    }
+  }
+
   /// Marks the occurrence (and, for an element, the array's) as seen.
   void classify(const Expr *E) {
     E = E->IgnoreParens();
@@ -293,6 +322,14 @@ private:
   void assigned(const ValueDecl *D, const Expr *V) {
     if (keepsOrigin(V, D))
       return;
+    // Another member or global's stream (`stream_ =
+    // options.context->stream_`): what that one holds (originOf).
+    if (const ValueDecl *From = handleDecl(V->IgnoreParenImpCasts());
+        From && !D->getType()->isArrayType() &&
+        !From->getType()->isArrayType()) {
+      Sources[D].insert(From);
+      return;
+    }
     if (std::optional<StreamOrigin> O = factoryOrigin(Ctx, Model, V))
       created(D, *O);
     else
@@ -310,6 +347,7 @@ private:
   const SourceManager &SM;
   const ApiModel &Model;
   llvm::DenseMap<const ValueDecl *, StreamOrigin> &Origins;
+  StreamOrigins::SourceMap &Sources;
   llvm::DenseSet<const Expr *> Classified;
 };
 
@@ -357,18 +395,64 @@ StreamOrigin StreamOrigins::returnedBy(const Expr *Call) {
   return It->second;
 }
 
-StreamOrigin StreamOrigins::originOf(const ValueDecl *D) {
+void StreamOrigins::build() {
+  if (Built)
+    return;
+  Built = true;
+  Walker(Ctx, Model, Origins, Sources)
+      .TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+StreamOrigin StreamOrigins::originOf(const ValueDecl *D,
+                                     const ValueDecl **Identity) {
   if (!D)
     return StreamOrigin::Unknown;
   // A member or global of a stream class of the project's: what it holds.
   if (const FieldDecl *Inner = wrappedHandle(D->getType()))
     D = Inner;
-  if (!Built) {
-    Built = true;
-    Walker(Ctx, Model, Origins).TraverseDecl(Ctx.getTranslationUnitDecl());
-  }
-  auto It = Origins.find(cast<ValueDecl>(D->getCanonicalDecl()));
-  return It == Origins.end() ? StreamOrigin::Unknown : It->second;
+  build();
+  return resolve(cast<ValueDecl>(D->getCanonicalDecl()), Identity, 0);
+}
+
+StreamOrigin StreamOrigins::resolve(const ValueDecl *D,
+                                    const ValueDecl **Identity,
+                                    unsigned Depth) {
+  if (Identity)
+    *Identity = D;
+  auto It = Origins.find(D);
+  // Written here only as a copy of one other member or global (its chain
+  // bounded): that one's stream, the same stream as it. Creations of its
+  // own besides, or copies of several, make it one the check cannot name.
+  if (auto S = Sources.find(D); S != Sources.end())
+    return It == Origins.end() && S->second.size() == 1 && Depth < 4
+               ? resolve(S->second.front(), Identity, Depth + 1)
+               : StreamOrigin::Unknown;
+  std::optional<StreamOrigin> Here;
+  if (It != Origins.end())
+    Here = It->second;
+  std::optional<StreamOrigin> Elsewhere =
+      Imported ? Imported(D) : std::nullopt;
+  if (Here && Elsewhere && *Here != *Elsewhere)
+    return StreamOrigin::Unknown;
+  return Here ? *Here : Elsewhere.value_or(StreamOrigin::Unknown);
+}
+
+std::vector<std::pair<const ValueDecl *, StreamOrigin>>
+StreamOrigins::written() {
+  build();
+  // A member that is also a copy of another's is unknown here; one that is
+  // only a copy is left out: other units read its origin where it is
+  // written (a file exporting its source's origin for it would be read by
+  // this unit too, and outlive a change of the source).
+  std::vector<std::pair<const ValueDecl *, StreamOrigin>> Out;
+  for (const auto &[D, O] : Origins)
+    Out.push_back({D, Sources.count(D) ? StreamOrigin::Unknown : O});
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Out, [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(A.first->getLocation(),
+                                        B.first->getLocation());
+  });
+  return Out;
 }
 
 } // namespace clang::tidy::cuda

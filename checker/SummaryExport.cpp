@@ -8,7 +8,12 @@
 //   { "format": SummaryFormatName, "version": 3, "file": <main file>,
 //     "functions": [ <function> ... ], "calls": [ <USR> ... ],
 //     "consults": [ <USR> ... ],
+//     "streamMembers": [{"usr", "name", "origin": "blocking" |
+//                        "nonBlocking" | "unknown"}],
 //     "inputs": [ <the unit's own files: main file, project headers> ] }
+// "streamMembers": what this unit's own writes put into each stream member
+// or global it writes (StreamOrigins.h), for units that only read it; a
+// consult of one is listed in "consults" as "%" + its USR.
 // "calls": every function the unit calls without a body (whether a summary
 // of it exists, or leaves copies, decides which callables are analysed);
 // "consults": those whose summary the analysis asked for (its content
@@ -488,8 +493,27 @@ std::optional<Object> exportSummary(const HelperSummary &S,
   return Exporter(FD, Ctx).run(S, std::move(USR));
 }
 
+Array exportStreamMembers(
+    llvm::ArrayRef<std::pair<const ValueDecl *, StreamOrigin>> Written,
+    const SourceManager &SM) {
+  Array Out;
+  for (const auto &[D, Origin] : Written) {
+    std::string USR = usrOf(D);
+    if (USR.empty() || SM.isInSystemHeader(D->getLocation()))
+      continue;
+    const char *Name = Origin == StreamOrigin::CreatedNonBlocking ? "nonBlocking"
+                       : Origin == StreamOrigin::CreatedBlocking  ? "blocking"
+                                                                  : "unknown";
+    Out.push_back(Object{{"usr", std::move(USR)},
+                         {"name", D->getQualifiedNameAsString()},
+                         {"origin", Name}});
+  }
+  return Out;
+}
+
 std::string writeSummaryFile(llvm::StringRef Directory,
                              llvm::StringRef MainFile, Array Functions,
+                             Array StreamMembers,
                              std::vector<std::string> Calls,
                              std::vector<std::string> Consults,
                              std::vector<std::string> Inputs) {
@@ -514,6 +538,7 @@ std::string writeSummaryFile(llvm::StringRef Directory,
               {"version", SummaryFormatVersion},
               {"file", Abs.str()},
               {"functions", std::move(Functions)},
+              {"streamMembers", std::move(StreamMembers)},
               {"calls", Sorted(std::move(Calls))},
               {"consults", Sorted(std::move(Consults))},
               {"inputs", Sorted(std::move(Inputs))}};

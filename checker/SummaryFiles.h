@@ -41,6 +41,7 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_SUMMARYFILES_H
 
 #include "HelperSummaries.h"
+#include "StreamOrigins.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -89,11 +90,22 @@ public:
   /// tools/cars_summaries.py's _shape reads the same.
   bool hasEffects(llvm::StringRef USR) const;
   /// The unqualified names of the functions whose summaries leave copies in
-  /// flight (the check's trigger matches calls of them; the USR decides).
+  /// flight (the check's trigger matches calls of them; the USR decides),
+  /// operators and conversion functions left out.
   std::vector<std::string> copyingNames() const;
+  /// Whether an operator or a conversion function (`operator
+  /// Eigen::MatrixXd() const`, called implicitly) leaves copies in flight:
+  /// such calls are matched by kind, not by name.
+  bool copiesThroughOperators() const;
+  /// What the units' walks say a stream member or global (by USR) holds
+  /// (StreamOrigins.h), joined over every file that names it: one origin
+  /// where all agree, Unknown where any differs or says Unknown; nullopt
+  /// where no file names it.
+  std::optional<StreamOrigin> streamMemberOrigin(llvm::StringRef USR) const;
 
 private:
   llvm::StringMap<std::shared_ptr<const llvm::json::Object>> Functions;
+  llvm::StringMap<StreamOrigin> StreamMembers;
 };
 
 /// Globals and functions of one importing translation unit by USR, built
@@ -148,8 +160,10 @@ void addVariant(llvm::json::Object &Summary, llvm::json::Object Variant,
                 unsigned Param, long long Value);
 
 /// Writes the summary file of the translation unit of MainFile into
-/// Directory (created if missing): its exported Functions, the USRs of
-/// the functions it calls without a body (Calls), those whose summary the
+/// Directory (created if missing): its exported Functions, its stream
+/// members' origins (StreamMembers: exportStreamMembers), the USRs of
+/// the functions it calls without a body (Calls), those whose summary (or,
+/// as "%" + USR, whose stream member's origin) the
 /// analysis consulted (Consults; SummaryExport.cpp's format) and its own files
 /// (Inputs: the main file and the project headers it includes). The file's name is made
 /// from MainFile's name and a hash of its path, so that units of one
@@ -158,9 +172,16 @@ void addVariant(llvm::json::Object &Summary, llvm::json::Object Variant,
 std::string writeSummaryFile(llvm::StringRef Directory,
                              llvm::StringRef MainFile,
                              llvm::json::Array Functions,
+                             llvm::json::Array StreamMembers,
                              std::vector<std::string> Calls,
                              std::vector<std::string> Consults,
                              std::vector<std::string> Inputs);
+/// The "streamMembers" entries of a unit's own stream origins
+/// (StreamOrigins::written): those with a USR, not the toolchain's.
+llvm::json::Array
+exportStreamMembers(llvm::ArrayRef<std::pair<const ValueDecl *, StreamOrigin>>
+                        Written,
+                    const SourceManager &SM);
 
 /// Whether a function defined in this translation unit is one other units
 /// may call and so is exported: externally visible, not inline (an inline

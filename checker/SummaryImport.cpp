@@ -33,6 +33,8 @@ struct ParsedFile {
   uint64_t Size = 0;
   llvm::sys::TimePoint<> Modified;
   std::vector<std::pair<std::string, std::shared_ptr<const Object>>> Functions;
+  /// "streamMembers": USR and origin.
+  std::vector<std::pair<std::string, StreamOrigin>> StreamMembers;
   std::string Error;
 };
 
@@ -87,6 +89,21 @@ std::shared_ptr<const ParsedFile> parseFile(const std::string &Path) {
       Out->Functions.emplace_back(USR->str(),
                                   std::make_shared<const Object>(*O));
     }
+  if (const Array *Members = Root->getArray("streamMembers"))
+    for (const Value &M : *Members) {
+      const Object *O = M.getAsObject();
+      std::optional<llvm::StringRef> USR = O ? O->getString("usr") : std::nullopt;
+      std::optional<llvm::StringRef> Origin =
+          O ? O->getString("origin") : std::nullopt;
+      if (!USR || USR->empty() || !Origin) {
+        Out->Error = "a stream member entry without a USR or an origin";
+        continue;
+      }
+      Out->StreamMembers.emplace_back(
+          USR->str(), *Origin == "nonBlocking" ? StreamOrigin::CreatedNonBlocking
+                      : *Origin == "blocking"  ? StreamOrigin::CreatedBlocking
+                                               : StreamOrigin::Unknown);
+    }
   Cache[Path] = Out;
   return Out;
 }
@@ -103,6 +120,11 @@ SummaryStore::load(llvm::ArrayRef<std::string> Paths,
       Report("summary file '" + File + "': " + P->Error);
     for (const auto &[USR, O] : P->Functions)
       Store->Functions.try_emplace(USR, O);
+    for (const auto &[USR, Origin] : P->StreamMembers) {
+      auto [It, New] = Store->StreamMembers.try_emplace(USR, Origin);
+      if (!New && It->second != Origin)
+        It->second = StreamOrigin::Unknown;
+    }
   };
   for (const std::string &Path : Paths) {
     if (!llvm::sys::fs::is_directory(Path)) {
@@ -132,6 +154,14 @@ const Object *SummaryStore::find(llvm::StringRef USR) const {
   return It == Functions.end() ? nullptr : It->second.get();
 }
 
+std::optional<StreamOrigin>
+SummaryStore::streamMemberOrigin(llvm::StringRef USR) const {
+  auto It = StreamMembers.find(USR);
+  if (It == StreamMembers.end())
+    return std::nullopt;
+  return It->second;
+}
+
 bool SummaryStore::leavesCopies(llvm::StringRef USR) const {
   const Object *O = find(USR);
   const Array *Copies = O ? O->getArray("copies") : nullptr;
@@ -159,6 +189,28 @@ bool SummaryStore::hasEffects(llvm::StringRef USR) const {
   return false;
 }
 
+/// Whether a qualified name (`CM::operator Matrix`, `Buf::operator[]`) is
+/// an operator's or a conversion function's: its last component is not an
+/// identifier, and may itself hold `::` (`operator Eigen::MatrixXd`).
+static bool isOperatorName(llvm::StringRef Qualified) {
+  for (size_t At = Qualified.find("operator"); At != llvm::StringRef::npos;
+       At = Qualified.find("operator", At + 1)) {
+    llvm::StringRef After = Qualified.substr(At + 8);
+    if ((At == 0 || Qualified.substr(0, At).ends_with("::")) &&
+        (After.empty() || !(llvm::isAlnum(After.front()) || After.front() == '_')))
+      return true;
+  }
+  return false;
+}
+
+bool SummaryStore::copiesThroughOperators() const {
+  for (const auto &Entry : Functions)
+    if (leavesCopies(Entry.getKey()) &&
+        isOperatorName(Entry.getValue()->getString("name").value_or("")))
+      return true;
+  return false;
+}
+
 std::vector<std::string> SummaryStore::copyingNames() const {
   std::vector<std::string> Names;
   for (const auto &Entry : Functions) {
@@ -166,6 +218,8 @@ std::vector<std::string> SummaryStore::copyingNames() const {
       continue;
     llvm::StringRef Name =
         Entry.getValue()->getString("name").value_or("");
+    if (isOperatorName(Name))
+      continue; // copiesThroughOperators
     Name = Name.rsplit("::").second.empty() ? Name : Name.rsplit("::").second;
     if (!Name.empty())
       Names.push_back(Name.str());

@@ -32,6 +32,14 @@ parent and at the fix (`git show`), the Python front end
 and the racy function's range is the `def` of racy.function's last name
 to the next line indented no deeper; no plugin or clang-tidy is needed.
 
+An entry may name `summary_units`: other translation units of the same
+tree (a path, or {"file", "lang"}), compiled with the entry's flags. They
+and the entry's own unit first go through the launcher's first phase
+(tools/cars_summaries.py's refresh over a compile database of those units,
+one per tree), and the entry's unit is then checked with the summaries
+imported, as a user of the launcher on the whole project would see it: a
+race whose producer, stream or sync is in another unit.
+
 Placeholders in the fixes file's paths and flags: {root} the tree being
 checked, {dep:NAME} the root of dependency NAME, {cuda} --cuda-path, {gen}
 a folder holding the entry's `generated` files (stub headers a CMake
@@ -72,6 +80,10 @@ import threading
 
 CHECK = "cuda-async-read-before-sync"
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
+import cars_summaries  # noqa: E402  (the launcher's first phase)
+# Each entry's summaries are cached beside its own compile database.
+os.environ.pop("CARS_SUMMARY_CACHE", None)
 
 def _real_code():
     """scripts/real-code.py as a module: its diagnostic pattern and nvcc
@@ -229,8 +241,32 @@ def command(e, root, deps, args, gen):
     return cmd + [tu, "--"] + flags
 
 
-def run_tidy(cmd, root, timeout):
-    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE,
+def summaries(e, root, deps, args, gen, side):
+    """The environment importing the summaries of the entry's
+    summary_units and its own unit (the launcher's first phase over a
+    compile database of them), or None when it names none."""
+    units = e.get("summary_units")
+    if not units:
+        return None
+    db_dir = os.path.join(args.work, "summaries", e["id"], side)
+    os.makedirs(db_dir, exist_ok=True)
+    database = []
+    for u in [e["tu"]] + units:
+        u = u if isinstance(u, dict) else {"file": u}
+        cmd = command(dict(e, tu=u["file"], lang=u.get("lang", e.get("lang"))),
+                      root, deps, args, gen)
+        path = os.path.join(root, u["file"])
+        database.append({"directory": root, "file": path,
+                         "arguments": ["clang++"] + cmd[cmd.index("--") + 1:]
+                         + [path]})
+    write(os.path.join(db_dir, "compile_commands.json"), json.dumps(database, indent=1))
+    units_dir = cars_summaries.refresh(os.path.join(db_dir, "compile_commands.json"),
+                                       db_dir, args.clang_tidy, args.plugin, jobs=1)
+    return cars_summaries.import_env(units_dir)
+
+
+def run_tidy(cmd, root, timeout, env=None):
+    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, env=env,
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -386,7 +422,13 @@ def run_entry(e, args):
     racy = e["racy"]
     for side, root in sorted(trees.items()):
         cmd = command(e, root, deps, args, gen)
-        res = run_tidy(cmd, root, args.timeout)
+        try:
+            env = summaries(e, root, deps, args, gen, side)
+        except (cars_summaries.SummaryError, OSError) as ex:
+            rec["error"] = "summaries of %s: %s" % (side, ex)
+            return rec
+        res = run_tidy(cmd, root, args.timeout, env)
+        res["summary_units"] = len(e.get("summary_units", []))
         (lo, hi), how = pick_range(os.path.join(root, racy["file"]), e,
                                    side == "before", args.window)
         res["range"] = [lo, hi]

@@ -131,7 +131,9 @@ def _functions(path):
     The dependencies are keys: a USR of "calls" (every function the unit
     calls without a body: the shape of its summary decides which callables
     the check analyses) and "=" + a USR of "consults" (those whose summary
-    the analysis applied or looked for: its content decides)."""
+    the analysis applied or looked for: its content decides). Keys of
+    stream members ("%" + USR) map to this unit's origin of the member, not
+    to JSON: several units may write one member (_join_members)."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -141,6 +143,11 @@ def _functions(path):
         return {}, [], []
     funcs = {f["usr"]: json.dumps(f, sort_keys=True)
              for f in data.get("functions", []) if isinstance(f, dict) and "usr" in f}
+    # A stream member's origin as this unit's writes give it, under "%" +
+    # its USR (the key its consults use); _join_members joins the units'.
+    funcs.update({"%" + m["usr"]: m.get("origin", "unknown")
+                  for m in data.get("streamMembers", [])
+                  if isinstance(m, dict) and isinstance(m.get("usr"), str)})
     deps = [u for u in data.get("calls", []) if isinstance(u, str)]
     if "consults" in data:
         deps += ["=" + u for u in data["consults"] if isinstance(u, str)]
@@ -179,6 +186,28 @@ def _dependency(key, known):
         return _text_digest(s) if s is not None else None
     shape = _shape(known.get(key))
     return None if shape == "inert" else shape  # selection: inert as none
+
+
+def _join_members(known, by_unit, unit, funcs):
+    """Records unit's stream-member origins (its "%" keys of funcs) in
+    by_unit ({key: {unit: origin}}) and sets known[key] to the join of every
+    unit's origin of that member (the sorted distinct origins, as JSON), as
+    the check joins them; the keys whose join changed."""
+    changed = set()
+    for key in [k for k in by_unit if unit in by_unit[k]] + [k for k in funcs if k.startswith("%")]:
+        origins = by_unit.setdefault(key, {})
+        if key in funcs:
+            origins[unit] = funcs[key]
+        else:
+            origins.pop(unit, None)
+        joined = json.dumps(sorted(set(origins.values()))) if origins else None
+        if known.get(key) != joined:
+            changed.add(key)
+            if joined is None:
+                known.pop(key, None)
+            else:
+                known[key] = joined
+    return changed
 
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
@@ -310,11 +339,13 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
         if unit not in units:
             _forget(entries.pop(unit), root)
     known = {}  # USR -> canonical JSON, of the cached summaries
+    members = {}  # "%" + USR -> {unit: origin} (_join_members)
     calls = {}  # unit -> its dependency keys (_functions)
     for unit, e in entries.items():
         if e.get("summary"):
             funcs, called, _ = _functions(os.path.join(units_dir, e["summary"]))
-            known.update(funcs)
+            known.update((k, v) for k, v in funcs.items() if not k.startswith("%"))
+            _join_members(known, members, unit, funcs)
             calls[unit] = set(called)
     # A shard (only: the units it may run) leaves the others' entries as
     # they are, and reads their summaries from the cache.
@@ -355,7 +386,12 @@ def _refresh(database, db_dir, clang_tidy, plugin, jobs, log, only):
                 shutil.move(new, os.path.join(units_dir, name))
             elif old:
                 os.remove(os.path.join(units_dir, old))
+            for key in _join_members(known, members, unit, funcs):
+                changed.add(key)
+                history.setdefault(key, []).append((epoch, known.get(key)))
             for usr in set(old_funcs) | set(funcs):
+                if usr.startswith("%"):
+                    continue  # stream members: joined above
                 if usr in funcs:
                     known[usr] = funcs[usr]
                 else:

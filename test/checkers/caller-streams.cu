@@ -337,6 +337,110 @@ private:
   OwnedBlockingStream stream_;
 };
 
+// A context class that creates its stream, used by a class template whose
+// copy is a call left unresolved until instantiation (its destination is a
+// `T *`): the member handed by value to the only function of that name is
+// read, not given another stream (ceres's CudaBuffer<T>::CopyToCpu).
+struct DownloadContext {
+  void init() { cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); }
+  cudaStream_t stream = nullptr;
+};
+template <typename T> struct TypedDownload {
+  DownloadContext *ctx;
+  void download(T *h, const T *d, size_t n) const {
+    cudaMemcpyAsync(h, d, n * sizeof(T), cudaMemcpyDeviceToHost, ctx->stream);
+    cudaStreamSynchronize(ctx->stream);
+  }
+};
+void typedDownload(const TypedDownload<float> &p, float *h, float *d) {
+  fill<<<1, 64>>>(d, 16);
+  p.download(h, d, 16);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 'p.ctx->stream' may read it before the work that writes it on the legacy default stream has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'd' is written on the legacy default stream here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 'p.ctx->stream' wait for the write
+  // OFF: :[[@LINE-4]]:3: warning: the asynchronous device-to-host copy of 'd' on stream 'p.ctx->stream' may read it before
+}
+
+// The same, where a template's unresolved call may take the member by
+// reference (the `rebind` it resolves to may give it any stream): not known
+// to be created, and a stream a helper's summary names is not claimed as a
+// handed one, so no claim.
+struct RebindableContext {
+  void init() { cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); }
+  cudaStream_t stream = nullptr;
+};
+template <typename T> void rebind(cudaStream_t &s, T *tag);
+template <typename T> void adopt(RebindableContext &c, T *tag) {
+  rebind(c.stream, tag);
+}
+template <typename T> struct RebindableDownload {
+  RebindableContext *ctx;
+  void download(T *h, const T *d, size_t n) const {
+    cudaMemcpyAsync(h, d, n * sizeof(T), cudaMemcpyDeviceToHost, ctx->stream);
+    cudaStreamSynchronize(ctx->stream);
+  }
+};
+void rebindableDownload(const RebindableDownload<float> &p, float *h,
+                        float *d) {
+  fill<<<1, 64>>>(d, 16);
+  p.download(h, d, 16);
+}
+
+// A member every write of which copies another member's stream (ceres's
+// `stream_ = options.context->stream_;`): that member's stream, created
+// non-blocking here.
+struct SolverContext {
+  void init() { cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); }
+  cudaStream_t stream = nullptr;
+};
+class CopiedStreamSolver {
+public:
+  explicit CopiedStreamSolver(SolverContext *c) : ctx_(c), stream_(c->stream) {}
+  void legacyThenCopy(float *h, float *d) {
+    fill<<<1, 64>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, stream_);
+    // CHECK: :[[@LINE-1]]:5: warning: the asynchronous device-to-host copy of 'd' on stream 'stream_' may read it before the work that writes it on the legacy default stream has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on the legacy default stream here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes stream 'stream_' wait for the write
+    // OFF: :[[@LINE-4]]:5: warning: the asynchronous device-to-host copy of 'd' on stream 'stream_' may read it before
+    cudaStreamSynchronize(stream_);
+  }
+  // The copy's stream is the context's stream: one stream, no claim.
+  void contextThenCopy(float *h, float *d) {
+    fill<<<1, 64, 0, ctx_->stream>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, stream_);
+    cudaStreamSynchronize(stream_);
+  }
+
+private:
+  SolverContext *ctx_;
+  cudaStream_t stream_;
+};
+
+// Written as a copy of two members: not one stream the check can name, so
+// only the claim on a handed stream, with its condition.
+struct OtherContext {
+  void init() { cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); }
+  cudaStream_t stream = nullptr;
+};
+class TwoSourcesSolver {
+public:
+  explicit TwoSourcesSolver(SolverContext *c) : stream_(c->stream) {}
+  void rebind(OtherContext *o) { stream_ = o->stream; }
+  void legacyThenCopy(float *h, float *d) {
+    fill<<<1, 64>>>(d, 16);
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, stream_);
+    // CHECK: :[[@LINE-1]]:5: warning: the asynchronous device-to-host copy of 'd' on stream 'stream_' may read it before the work that writes it on the legacy default stream has finished
+    // CHECK: :[[@LINE-3]]:5: note: 'd' is written on the legacy default stream here
+    // CHECK: :[[@LINE-3]]:5: note: nothing makes stream 'stream_' wait for the write
+    // CHECK: :[[@LINE-4]]:5: note: stream 'stream_' is not created in this function: not a race if it is the legacy default stream or a blocking one
+    cudaStreamSynchronize(stream_);
+  }
+
+private:
+  cudaStream_t stream_;
+};
+
 //===--- A null handle is the legacy default stream -----------------------===//
 
 void syncUnlessNull(float *h, float *d, cudaStream_t s) {

@@ -192,3 +192,105 @@ void globalGivenTheCopysStream(float *h) {
   cudaMemcpyAsync(h, gBuf, 64 * sizeof(float), cudaMemcpyDeviceToHost, s);
   cudaStreamSynchronize(s);
 }
+
+// A buffer class whose data accessor returns its pointer member: `b.data()`
+// names that member, as the class's own copy names `this->data_` (`b.data_`
+// at the call): ceres's CudaBuffer<T>, where a kernel writes
+// `fp32_gpu.data()`, then `fp32_gpu.CopyToCpu(..)` copies on the context's
+// stream.
+class DeviceBuffer {
+public:
+  DeviceBuffer() {
+    cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+    cudaMalloc(&data_, 64 * sizeof(float));
+    cudaMalloc(&scratch_, 64 * sizeof(float));
+  }
+  float *data() { return data_; }
+  float *scratch() { return scratch_; }
+  void copyToHost(float *h) const {
+    cudaMemcpyAsync(h, data_, 64 * sizeof(float), cudaMemcpyDeviceToHost,
+                    stream_);
+    cudaStreamSynchronize(stream_);
+  }
+  void copyScratchToHost(float *h) const {
+    cudaMemcpyAsync(h, scratch_, 64 * sizeof(float), cudaMemcpyDeviceToHost,
+                    stream_);
+    cudaStreamSynchronize(stream_);
+  }
+
+private:
+  cudaStream_t stream_;
+  float *data_;
+  float *scratch_;
+};
+void accessorWrittenThenMemberCopied(float *h) {
+  DeviceBuffer b;
+  fill<<<1, 64>>>(b.data(), 64);
+  b.copyToHost(h);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'b.data_' on stream 'b.stream_' may read it before the work that writes it on the legacy default stream has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'b.data_' is written on the legacy default stream here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 'b.stream_'
+}
+// Fixed: the legacy default stream's work is finished first.
+void accessorWrittenSyncedThenMemberCopied(float *h) {
+  DeviceBuffer b;
+  fill<<<1, 64>>>(b.data(), 64);
+  cudaDeviceSynchronize();
+  b.copyToHost(h);
+}
+// Another member of the object: another buffer, whichever way it is named.
+void otherMemberWrittenThenMemberCopied(float *h) {
+  DeviceBuffer b;
+  fill<<<1, 64>>>(b.scratch(), 64);
+  b.copyToHost(h);
+}
+void accessorWrittenThenOtherMemberCopied(float *h) {
+  DeviceBuffer b;
+  fill<<<1, 64>>>(b.data(), 64);
+  b.copyScratchToHost(h);
+}
+
+// The same through a helper's device work on its parameter.
+void writeOn(float *x, cudaStream_t s) { fill<<<1, 64, 0, s>>>(x, 64); }
+void helperWroteAccessorThenMemberCopied(float *h) {
+  DeviceBuffer b;
+  writeOn(b.data(), 0);
+  b.copyToHost(h);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'b.data_' on stream 'b.stream_' may read it before the work that writes it on the legacy default stream has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'b.data_' is written on the legacy default stream here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 'b.stream_'
+}
+void helperWroteOtherMemberThenMemberCopied(float *h) {
+  DeviceBuffer b;
+  writeOn(b.scratch(), 0);
+  b.copyToHost(h);
+}
+
+// A data accessor whose body the unit does not see names the whole object,
+// which holds what its direct members point to: the copy of `b.data_`
+// reads what the kernel may have written.
+class OpaqueBuffer {
+public:
+  OpaqueBuffer();
+  float *data();
+  void copyToHost(float *h) const {
+    cudaMemcpyAsync(h, data_, 64 * sizeof(float), cudaMemcpyDeviceToHost,
+                    stream_);
+    cudaStreamSynchronize(stream_);
+  }
+
+private:
+  cudaStream_t stream_;
+  float *data_;
+};
+OpaqueBuffer::OpaqueBuffer() {
+  cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+}
+void opaqueAccessorWrittenThenMemberCopied(float *h) {
+  OpaqueBuffer b;
+  fill<<<1, 64>>>(b.data(), 64);
+  b.copyToHost(h);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'b.data_' on stream 'b.stream_' may read it before the work that writes it on the legacy default stream has finished
+  // CHECK: :[[@LINE-3]]:3: note: 'b.data_' is written on the legacy default stream here
+  // CHECK: :[[@LINE-3]]:3: note: nothing makes stream 'b.stream_'
+}

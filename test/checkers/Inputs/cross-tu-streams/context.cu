@@ -1,0 +1,10 @@
+// Every write of Context::stream_ and ::side_ creates a stream.
+#include "context.h"
+
+bool Context::init() {
+  return cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) ==
+             cudaSuccess &&
+         cudaStreamCreate(&side_) == cudaSuccess &&
+         cudaStreamCreateWithFlags(&mixed_, cudaStreamNonBlocking) ==
+             cudaSuccess;
+}
