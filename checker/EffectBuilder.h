@@ -149,10 +149,7 @@ private:
   /// whole container, as `v` does, unless it returns a member. A whole
   /// buffer that is not a variable (a member, an accessor of one) is named
   /// by its path (wholeRegionKey).
-  /// Container, when given, gets the containerKey of a whole region's
-  /// path (empty otherwise).
-  std::string regionKey(const Expr *E, const Expr *Root,
-                        std::string *Container = nullptr) {
+  std::string regionKey(const Expr *E, const Expr *Root) {
     const Expr *X = strip(E);
     // A data accessor of the project's that returns a member (`data()`
     // with `return data_;`): that member, as the class's own methods name
@@ -161,10 +158,7 @@ private:
     // host_buffer, dataAccessorObject.)
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
         MC && dataAccessorObject(MC) && trivialAccessorResult(MC)) {
-      AccessPath Member = AccessPath::of(MC);
-      if (Container)
-        *Container = containerKey(F.Aliases, Member);
-      return wholeRegionKey(F.Aliases, Member, spelling(X, Ctx));
+      return wholeRegionKey(F.Aliases, AccessPath::of(MC), spelling(X, Ctx));
     }
     while (const Expr *Object = dataAccessorObject(X))
       X = strip(Object);
@@ -181,12 +175,8 @@ private:
         break;
       }
     }
-    if (X == strip(Root)) {
-      AccessPath Path = AccessPath::of(Root);
-      if (Container)
-        *Container = containerKey(F.Aliases, Path);
-      return wholeRegionKey(F.Aliases, Path, spelling(X, Ctx));
-    }
+    if (X == strip(Root))
+      return wholeRegionKey(F.Aliases, AccessPath::of(Root), spelling(X, Ctx));
     return regionKeyOf(F.Aliases, AccessPath::of(Root), spelling(X, Ctx));
   }
   /// A library algorithm's device work on its outputs (LibraryProducers.h).

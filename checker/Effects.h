@@ -92,10 +92,6 @@ struct Effect {
   /// object called on: no expression here names it): its spelling, owned
   /// by CallableEffects::Spellings; Name is null then.
   const std::string *Spelled = nullptr;
-  /// Produce / Consume of a direct member of a variable (`b.data_`, a
-  /// helper's `this->data_` at `b.f()`): the region of that whole variable
-  /// (containerKey), which the member's storage is part of; else empty.
-  std::string Container;
   /// Access: a constant element of an array of buffers (CopySite::Element).
   std::optional<long long> Element;
   /// Access: the bytes it touches, where constant offsets say them
@@ -206,18 +202,6 @@ std::string regionKeyOf(AliasClasses &Aliases, const AccessPath &Root,
 /// helper's member rebased to the caller's object, name one region.
 std::string wholeRegionKey(AliasClasses &Aliases, const AccessPath &Root,
                            llvm::StringRef Spelling);
-/// The region of the whole variable whose direct member Path names (`b`
-/// for `b.data_` or `pb->data_`): the region `b` and its data accessor
-/// `b.data()` name (isDataAccessor), which holds what the member points to
-/// (a buffer class's pointer member and the object it belongs to: ceres's
-/// `CudaBuffer::data()` returns `data_`, which its own methods copy from).
-/// Empty for any other path.
-std::string containerKey(AliasClasses &Aliases, const AccessPath &Path);
-/// Whether two regions, each with its containerKey (or empty), may share
-/// storage: equal, or one is a member of the whole variable the other is.
-/// Two members of one variable are not related (two buffers).
-bool regionsOverlap(const std::string &A, const std::string &AContainer,
-                    const std::string &B, const std::string &BContainer);
 
 /// Builds the copies and effects of the callable of Facts (after any
 /// summary seeds were added to Out.Copies), and the copy classes.

@@ -21,6 +21,16 @@
 namespace clang::tidy::cuda {
 namespace {
 
+/// Whether PD is a parameter of Fn or of another declaration of it: a
+/// summary names the parameters of the definition (or, imported, of the
+/// first declaration), and a call may be of any of them (a prototype before
+/// the definition, a header's declaration).
+bool isParameterOf(const ParmVarDecl *PD, const FunctionDecl *Fn) {
+  const auto *Owner =
+      PD ? dyn_cast<FunctionDecl>(PD->getDeclContext()) : nullptr;
+  return Owner && Fn && Owner->getCanonicalDecl() == Fn->getCanonicalDecl();
+}
+
 /// A key of a helper's (`this->s_`) as the caller names it: `obj.s_` /
 /// `p->s_` at `obj.wait()` / `p->wait()`; unchanged at a call on `this`,
 /// of a lambda (whose `this` is the caller's), and for globals. False
@@ -65,7 +75,7 @@ bool indicesAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
   Path = Path.withIndices([&](const Expr *X) -> const Expr * {
     const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(X));
     const auto *PD = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
-    if (!PD || PD->getDeclContext() != Fn)
+    if (!isParameterOf(PD, Fn))
       return nullptr;
     const Expr *A = paramArg(C, PD->getFunctionScopeIndex());
     if (!A) {
@@ -107,7 +117,7 @@ bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
         const Expr *A = RC->getArg(I);
         const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(A));
         const auto *PD = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
-        if (PD && PD->getDeclContext() == Fn) {
+        if (isParameterOf(PD, Fn)) {
           const Expr *Arg = paramArg(C, PD->getFunctionScopeIndex());
           if (!Arg)
             return false;
@@ -121,42 +131,42 @@ bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
       return true;
     }
     // A member of an object parameter: of the argument here.
-    if (const FunctionDecl *Fn = C->getDirectCallee())
-      for (unsigned P = 0; P < Fn->getNumParams(); ++P) {
-        const ParmVarDecl *PD = Fn->getParamDecl(P);
-        // An element of a parameter's array (`evs[k]` of `cudaEvent_t
-        // *evs`): of the argument's.
-        bool Element = Path.rootDecl() == PD && !Path.steps().empty() &&
-                       Path.steps().front().K == PathStep::Index;
-        if (!Element && !Path.isMemberOf(PD))
-          continue;
-        const Expr *A = paramArg(C, P);
-        if (!A)
-          return false;
-        if (Element) {
-          llvm::StringRef NameRest = Name;
-          NameRest.consume_front(PD->getName());
-          Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
-          Name = spelling(A, F.Ctx) + NameRest.str();
-          return true;
-        }
-        // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
-        // is `ptr->x`, or `q.x` for the argument `&q`.
+    const auto *PD = dyn_cast_or_null<ParmVarDecl>(Path.rootDecl());
+    if (isParameterOf(PD, C->getDirectCallee())) {
+      unsigned P = PD->getFunctionScopeIndex();
+      // An element of a parameter's array (`evs[k]` of `cudaEvent_t
+      // *evs`): of the argument's.
+      bool Element = !Path.steps().empty() &&
+                     Path.steps().front().K == PathStep::Index;
+      if (!Element && !Path.isMemberOf(PD))
+        return rebase(F, Path, Name, C, /*Lambda=*/false);
+      const Expr *A = paramArg(C, P);
+      if (!A)
+        return false;
+      if (Element) {
         llvm::StringRef NameRest = Name;
         NameRest.consume_front(PD->getName());
-        const auto *U = dyn_cast<UnaryOperator>(strip(A));
-        if (U && U->getOpcode() == UO_AddrOf &&
-            Path.steps().front().K == PathStep::Arrow) {
-          NameRest.consume_front("->");
-          Path = Path.rebasedOnArgument(AccessPath::of(U->getSubExpr()),
-                                        /*Deref=*/true);
-          Name = spelling(U->getSubExpr(), F.Ctx) + "." + NameRest.str();
-          return true;
-        }
         Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
         Name = spelling(A, F.Ctx) + NameRest.str();
         return true;
       }
+      // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
+      // is `ptr->x`, or `q.x` for the argument `&q`.
+      llvm::StringRef NameRest = Name;
+      NameRest.consume_front(PD->getName());
+      const auto *U = dyn_cast<UnaryOperator>(strip(A));
+      if (U && U->getOpcode() == UO_AddrOf &&
+          Path.steps().front().K == PathStep::Arrow) {
+        NameRest.consume_front("->");
+        Path = Path.rebasedOnArgument(AccessPath::of(U->getSubExpr()),
+                                      /*Deref=*/true);
+        Name = spelling(U->getSubExpr(), F.Ctx) + "." + NameRest.str();
+        return true;
+      }
+      Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
+      Name = spelling(A, F.Ctx) + NameRest.str();
+      return true;
+    }
     return rebase(F, Path, Name, C, /*Lambda=*/false);
   }
   for (const VarDecl *V : capturedVars(Lambda)) {

@@ -236,7 +236,12 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         continue;
       }
       const CXXConstructorDecl *Ctor = CC->getConstructor();
-      if (Ctor && (Ctor->isCopyOrMoveConstructor() || Element))
+      // A move hands the storage over and reads none of it (a buffer class's
+      // or a container's move takes its pointer): `return h;` of a local,
+      // an implicit move ([class.copy.elision]), or `T g = std::move(h);`.
+      if (Ctor && Ctor->isMoveConstructor() && !Element)
+        return std::nullopt;
+      if (Ctor && (Ctor->isCopyConstructor() || Element))
         return Emit(AccessKind::Read, P);
       return Emit(AccessKind::PassedToFunction, P,
                   Ctor ? Ctor->getParent() : nullptr);

@@ -145,9 +145,6 @@ struct PendingProducer {
   /// The buffer as the work names it (Effect::Name): in a summary run, a
   /// member the caller names too (HelperSummary::Production::NamedBuffer).
   const Expr *Root = nullptr;
-  /// The region of the whole variable the buffer is a direct member of
-  /// (Effect::Container), or empty.
-  std::string Container;
   /// On libtorch's current stream (as the callable sees it).
   bool OnCurrent = false;
   /// Into a helper's parameter of unknown kind (Effect::IfDevice).

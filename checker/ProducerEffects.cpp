@@ -232,7 +232,7 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
     return; // host memory: not the source of a device-to-host copy
   Effect Ev(Effect::Produce);
   Ev.Anchor = At;
-  Ev.Buffer = regionKey(Buf, Root, &Ev.Container);
+  Ev.Buffer = regionKey(Buf, Root);
   if (Ev.Buffer.empty())
     return;
   Ev.Name = Root;
@@ -255,7 +255,6 @@ void EffectBuilder::addNamedBufferWork(Effect::Kind K, const CallExpr *C,
   Effect Ev(K);
   Ev.Anchor = C;
   Ev.Buffer = wholeRegionKey(F.Aliases, Path, Name);
-  Ev.Container = containerKey(F.Aliases, Path);
   Ev.Spelled = &Out.Spellings.emplace_back(std::move(Name));
   Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.BlockingCopy = Blocking;
@@ -311,22 +310,6 @@ std::string wholeRegionKey(AliasClasses &Aliases, const AccessPath &Root,
   return Root.steps().empty() && Root.rootKind() == AccessPath::RootKind::Decl
              ? regionKeyOf(Aliases, Root, Spelling)
              : regionKeyOf(Aliases, Root, "=" + Root.key());
-}
-
-std::string containerKey(AliasClasses &Aliases, const AccessPath &Path) {
-  const auto *V = dyn_cast_or_null<VarDecl>(Path.rootDecl());
-  if (Path.rootKind() != AccessPath::RootKind::Decl || !V ||
-      !V->getIdentifier() || Path.steps().size() != 1 ||
-      (Path.steps()[0].K != PathStep::Dot &&
-       Path.steps()[0].K != PathStep::Arrow))
-    return "";
-  return regionKeyOf(Aliases, AccessPath::ofVar(V), V->getName());
-}
-
-bool regionsOverlap(const std::string &A, const std::string &AContainer,
-                    const std::string &B, const std::string &BContainer) {
-  return A == B || (!AContainer.empty() && AContainer == B) ||
-         (!BContainer.empty() && BContainer == A);
 }
 
 void EffectBuilder::addHelperConsumers(const CallExpr *C,
@@ -563,7 +546,7 @@ void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
     return;
   Effect Ev(Effect::Consume);
   Ev.Anchor = At;
-  Ev.Buffer = regionKey(Src, Root, &Ev.Container);
+  Ev.Buffer = regionKey(Src, Root);
   if (Ev.Buffer.empty())
     return;
   Ev.Name = Root;

@@ -45,8 +45,7 @@ void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
     if (Param && Param->getDeclContext() != F.FD)
       Param = nullptr;
     C.CapturedBuffer = Param ? nullptr : capturedVariable(F.FD, P.Var);
-    if (!regionsOverlap(Key.first, P.Container, Ev.Buffer, Ev.Container) ||
-        P.Stream.K != StreamRef::Unknown)
+    if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown)
       continue;
     // A member or global the caller names too (its producer seed).
     const CallableEffects::ProducerSeed *Named = nullptr;
@@ -84,8 +83,7 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
     // claim's note already says ("... or a blocking stream").
     bool Joined = P.LegacyJoined && isBlockingStream(On) &&
                   !(P.Stream.Supplied && On.K == StreamRef::Legacy);
-    if (!regionsOverlap(Key.first, P.Container, Ev.Buffer, Ev.Container) ||
-        P.WaitedBy.count(On.identity()) || Joined)
+    if (Key.first != Ev.Buffer || P.WaitedBy.count(On.identity()) || Joined)
       continue;
     // The legacy default stream waits for blocking streams, and a stream
     // that waited for the producer may be one.

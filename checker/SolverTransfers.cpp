@@ -409,7 +409,6 @@ void Solver::produce(PendingState &St, const Effect &Ev) {
   P.Stream = *Ev.OnStream;
   P.Var = Ev.Var;
   P.Root = Ev.Name;
-  P.Container = Ev.Container;
   P.OnCurrent = Ev.OnCurrent;
   P.IfDevice = Ev.IfDevice;
   P.Conditions.Sets = {St.Assumed};

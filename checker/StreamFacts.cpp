@@ -228,7 +228,9 @@ void FunctionFacts::applyOrigin(StreamRef &S) const {
     return;
   S.Created = true;
   S.Origin = Identity;
-  S.OwnObject = Own != nullptr;
+  // A member that is a copy of another's stream (Identity) holds that one,
+  // whichever object it belongs to.
+  S.OwnObject = Own != nullptr && Identity == D;
   S.NonBlocking |= O == StreamOrigin::CreatedNonBlocking;
 }
 

@@ -55,8 +55,10 @@
 //                     call}] (only variants that differ) }
 // <stream>: {"kind": "legacy" | "perThread" | "named" | "unknown", "path",
 // "spelling"}; <event>: {"path", "spelling"}; <guard>: {"eventParam"} or
-// <event>; a path: {"root": "this" | "global" | "call", "usr" (global,
-// call), "args": [path] (call), "members": [[name, arrow]]}.
+// <event>; a path: {"root": "this" | "global" | "call" | "param", "usr" (global,
+// call), "args": [path] (call), "members": [[name, arrow]]}; a member of a
+// parameter: {"root": "param", "index", "members"} (a path with no member
+// is the parameter itself, which the fields above name by index).
 //===----------------------------------------------------------------------===//
 
 #include "SummaryFiles.h"
@@ -153,6 +155,14 @@ std::optional<Value> Exporter::path(const AccessPath &P) const {
     O["root"] = "this";
     break;
   case AccessPath::RootKind::Decl: {
+    // A member of a parameter (`c.s`, `ctx->stream` of `Ctx *ctx`): by the
+    // parameter's position; the caller's argument at the call.
+    if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(P.rootDecl());
+        PD && PD->getDeclContext() == FD && !Members->empty()) {
+      O["root"] = "param";
+      O["index"] = static_cast<int64_t>(PD->getFunctionScopeIndex());
+      break;
+    }
     const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
     if (!V || !V->hasGlobalStorage() || V->isStaticLocal() ||
         !V->isExternallyVisible())

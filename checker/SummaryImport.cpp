@@ -314,6 +314,14 @@ std::optional<AccessPath> Importer::path(const Value *V) const {
       return std::nullopt;
     P = AccessPath::ofThis();
     Record = M->getParent();
+  } else if (Root == "param") {
+    std::optional<int64_t> I = O->getInteger("index");
+    if (!I || *I < 0 || *I >= static_cast<int64_t>(FD->getNumParams()))
+      return std::nullopt;
+    const ParmVarDecl *PD = FD->getParamDecl(static_cast<unsigned>(*I));
+    P = AccessPath::ofDecl(PD);
+    Record = PD->getType().getNonReferenceType()
+                 ->getPointeeOrArrayElementType()->getAsCXXRecordDecl();
   } else if (Root == "global" || Root == "call") {
     const ValueDecl *D = Index.find(O->getString("usr").value_or(""));
     if (Root == "global") {

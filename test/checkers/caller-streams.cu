@@ -411,11 +411,24 @@ public:
     cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, stream_);
     cudaStreamSynchronize(stream_);
   }
+  void produce(float *d) { fill<<<1, 64, 0, stream_>>>(d, 16); }
+  void download(float *h, const float *d) {
+    cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, stream_);
+    cudaStreamSynchronize(stream_);
+  }
 
 private:
   SolverContext *ctx_;
   cudaStream_t stream_;
 };
+
+// Two solvers of one context hold its one stream: a local object built here
+// holds its own stream only where its member is created, not copied.
+void twoSolversOneContext(SolverContext *c, float *h, float *d) {
+  CopiedStreamSolver a(c), b(c);
+  a.produce(d);
+  b.download(h, d);
+}
 
 // Written as a copy of two members: not one stream the check can name, so
 // only the claim on a handed stream, with its condition.

@@ -1,7 +1,8 @@
 // Summaries across translation units of operators and conversion
 // functions: view.cu's `DeviceMatrix::operator HostMatrix()` and
 // `operator[]` leave a copy in flight into the matrix they return, like its
-// named `rows()`. A call of them has no identifier for the check's trigger
+// named `rows()` and the free function `download(dm)`, which copies on a
+// member of its parameter (exported as {"root": "param"}). A call of them has no identifier for the check's trigger
 // to match by name; it is matched by kind, and applied by USR as any other
 // imported summary (votca/xtp's `Eigen::MatrixXd m = cuda_matrix;`).
 //
@@ -33,6 +34,20 @@ float named(const DeviceMatrix &dm) {
   HostMatrix m = dm.rows(2);
   return m.data()[0];
   // CHECK: :[[@LINE-1]]:10: warning: 'm' is read before the asynchronous device-to-host copy into it is known to be complete
+}
+
+// A free function's copy on a member of its parameter (`dm.s`): the
+// argument's member here, which the fixed form synchronizes.
+float downloaded(const DeviceMatrix &dm) {
+  HostMatrix m = download(dm);
+  return m.data()[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'm' is read before the asynchronous device-to-host copy into it is known to be complete
+  // CHECK: :[[@LINE-3]]:18: note: this call leaves an asynchronous device-to-host copy into 'm' in flight on stream 'dm.s'
+}
+float downloadedSynced(const DeviceMatrix &dm) {
+  HostMatrix m = download(dm);
+  cudaStreamSynchronize(dm.s);
+  return m.data()[0];
 }
 
 // Fixed: the stream is synchronized before the read.

@@ -97,3 +97,14 @@ void legacyThenMixedMember(float *h, float *d) {
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, ctx.mixed_);
   cudaStreamSynchronize(ctx.mixed_);
 }
+
+// Solver::stream_ is only a copy of Context::stream_ here, but context.cu
+// creates it (blocking): either stream, so no claim that rests on one.
+void attach(Solver &sv, const Context &ctx) { sv.stream_ = ctx.stream_; }
+void legacyThenSolverStream(float *h, float *d) {
+  Solver sv;
+  sv.own();
+  fill<<<1, 64>>>(d, 16);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, sv.stream_);
+  cudaStreamSynchronize(sv.stream_);
+}

@@ -975,3 +975,28 @@ float readerOnBlocking(float *h, float *o, const float *d) {
   return readAfterLegacy(h, o, d, s);
   // DEPTH0: :[[@LINE-1]]:26: warning: 'h' is passed to
 }
+
+//===--- A prototype before the calls, the definition after ---------------===//
+
+// The summary names the definition's parameters, and the calls name the
+// prototype: a member of the parameter is still the argument's.
+struct Download {
+  cudaStream_t s;
+  float *h;
+  const float *d;
+};
+void startDownload(Download &dl);
+float downloadRead(Download &dl) {
+  startDownload(dl);
+  return dl.h[0];
+  // CHECK: :[[@LINE-1]]:10: warning: 'dl.h' is read before the asynchronous device-to-host copy into it is known to be complete
+  // CHECK: :[[@LINE-3]]:3: note: this call leaves an asynchronous device-to-host copy into 'dl.h' in flight on stream 'dl.s'
+}
+float downloadSyncedRead(Download &dl) {
+  startDownload(dl);
+  cudaStreamSynchronize(dl.s);
+  return dl.h[0];
+}
+void startDownload(Download &d) {
+  cudaMemcpyAsync(d.h, d.d, 64, cudaMemcpyDeviceToHost, d.s);
+}

@@ -395,3 +395,31 @@ void recursiveSplitThenSync(const float *d, cudaStream_t s) {
   cudaStreamSynchronize(s);
   consumeValue(h[0]);
 }
+
+// A buffer object returned with the copy into its storage in flight:
+// `return h;` moves it (an implicit move), which reads none of the storage.
+// A copy of the object reads it (a container's copy copies its elements).
+struct PinnedBlock {
+  float *p_;
+  float *data() const { return p_; }
+};
+PinnedBlock downloadBlock(const float *d, cudaStream_t s) {
+  PinnedBlock b;
+  cudaMallocHost(&b.p_, 64);
+  cudaMemcpyAsync(b.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  return b;
+}
+struct OwningBlock {
+  OwningBlock() { cudaMallocHost(&p_, 64); }
+  OwningBlock(const OwningBlock &o);
+  float *data() const { return p_; }
+  float *p_;
+};
+OwningBlock copiedBlock(const float *d, cudaStream_t s) {
+  OwningBlock b;
+  cudaMemcpyAsync(b.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  OwningBlock c = b;
+  // CHECK: :[[@LINE-1]]:19: warning: 'b' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+  return c;
+}

@@ -13,6 +13,12 @@ HostMatrix DeviceMatrix::operator[](int row) const {
   return m;
 }
 
+HostMatrix download(const DeviceMatrix &dm) {
+  HostMatrix m;
+  cudaMemcpyAsync(m.data(), dm.d, 64, cudaMemcpyDeviceToHost, dm.s);
+  return m;
+}
+
 HostMatrix DeviceMatrix::rows(int first) const {
   HostMatrix m;
   cudaMemcpyAsync(m.data(), d + first * 16, 64, cudaMemcpyDeviceToHost, s);

@@ -16,3 +16,6 @@ struct DeviceMatrix {
   float *d;
   cudaStream_t s;
 };
+
+// A free function copying on a member of its parameter.
+HostMatrix download(const DeviceMatrix &dm);

@@ -8,3 +8,10 @@ struct Context {
   cudaStream_t side_ = nullptr;   // created blocking in context.cu
   cudaStream_t mixed_ = nullptr;  // created there, given any stream in adopt.cu
 };
+
+// Its stream is created blocking in context.cu, and copied from a
+// Context's non-blocking one in cross-tu-stream-members.cu.
+struct Solver {
+  void own();
+  cudaStream_t stream_ = nullptr;
+};
