@@ -157,9 +157,8 @@ private:
     // buffer. (The access diagnostic names the whole object: cuML's
     // host_buffer, dataAccessorObject.)
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
-        MC && dataAccessorObject(MC) && trivialAccessorResult(MC)) {
+        MC && dataAccessorObject(MC) && trivialAccessorResult(MC))
       return wholeRegionKey(F.Aliases, AccessPath::of(MC), spelling(X, Ctx));
-    }
     while (const Expr *Object = dataAccessorObject(X))
       X = strip(Object);
     if (X != strip(Root) && !isa<ArraySubscriptExpr>(X))

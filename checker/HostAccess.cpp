@@ -236,10 +236,14 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         continue;
       }
       const CXXConstructorDecl *Ctor = CC->getConstructor();
-      // A move hands the storage over and reads none of it (a buffer class's
-      // or a container's move takes its pointer): `return h;` of a local,
-      // an implicit move ([class.copy.elision]), or `T g = std::move(h);`.
-      if (Ctor && Ctor->isMoveConstructor() && !Element)
+      // A handle to the storage (a class copied as its bits, holding the
+      // pointer) moved on reads none of it, as a returned pointer does not:
+      // `return h;` of a local (an implicit move, [class.copy.elision]),
+      // `T g = std::move(h);`. An object that owns its storage
+      // (`Eigen::MatrixXd`, `std::vector`) returned with the copy into it in
+      // flight hands the caller a container that is not ready: a read.
+      if (Ctor && Ctor->isMoveConstructor() && !Element &&
+          Ctor->getParent()->isTriviallyCopyable())
         return std::nullopt;
       if (Ctor && (Ctor->isCopyConstructor() || Element))
         return Emit(AccessKind::Read, P);

@@ -422,10 +422,8 @@ StreamOrigin StreamOrigins::resolve(const ValueDecl *D,
   auto It = Origins.find(D);
   // Written here only as a copy of one other member or global (its chain
   // bounded): that one's stream, the same stream as it. Creations of its
-  // own besides, here or in another unit, or copies of several, make it
-  // one the check cannot name.
-  // Written by another unit too (its summary file says so): not one
-  // stream either.
+  // own besides, here or in another unit (whose summary file names it), or
+  // copies of several, make it one the check cannot name.
   if (auto S = Sources.find(D); S != Sources.end())
     return It == Origins.end() && S->second.size() == 1 && Depth < 4 &&
                    !(Imported && Imported(D))

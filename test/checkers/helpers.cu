@@ -396,9 +396,12 @@ void recursiveSplitThenSync(const float *d, cudaStream_t s) {
   consumeValue(h[0]);
 }
 
-// A buffer object returned with the copy into its storage in flight:
-// `return h;` moves it (an implicit move), which reads none of the storage.
-// A copy of the object reads it (a container's copy copies its elements).
+// A buffer object returned with the copy into its storage in flight: a
+// handle (copied as its bits, holding the pointer) moved by `return b;` is
+// as a returned pointer, its caller's to synchronize; an object that owns
+// its storage is handed over not ready (EigenCuda's and votca/xtp's
+// `operator Eigen::MatrixXd()` before their fixes). A copy of the object
+// reads it.
 struct PinnedBlock {
   float *p_;
   float *data() const { return p_; }
@@ -422,4 +425,23 @@ OwningBlock copiedBlock(const float *d, cudaStream_t s) {
   // CHECK: :[[@LINE-1]]:19: warning: 'b' is read before the asynchronous device-to-host copy into it is known to be complete
   cudaStreamSynchronize(s);
   return c;
+}
+struct OwnedBlock {
+  OwnedBlock() { cudaMallocHost(&p_, 64); }
+  OwnedBlock(OwnedBlock &&o) : p_(o.p_) { o.p_ = nullptr; }
+  ~OwnedBlock() { cudaFreeHost(p_); }
+  float *data() const { return p_; }
+  float *p_;
+};
+OwnedBlock downloadOwned(const float *d, cudaStream_t s) {
+  OwnedBlock b;
+  cudaMemcpyAsync(b.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  return b;
+  // CHECK: :[[@LINE-1]]:10: warning: 'b' is passed to 'OwnedBlock' before the asynchronous device-to-host copy into it is known to be complete
+}
+OwnedBlock downloadOwnedSynced(const float *d, cudaStream_t s) {
+  OwnedBlock b;
+  cudaMemcpyAsync(b.data(), d, 64, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  return b;
 }
