@@ -194,7 +194,8 @@ def _join_members(known, by_unit, unit, funcs):
     unit's origin of that member (the sorted distinct origins, as JSON), as
     the check joins them; the keys whose join changed."""
     changed = set()
-    for key in [k for k in by_unit if unit in by_unit[k]] + [k for k in funcs if k.startswith("%")]:
+    mine = [k for k in by_unit if unit in by_unit[k]]
+    for key in mine + [k for k in funcs if k.startswith("%")]:
         origins = by_unit.setdefault(key, {})
         if key in funcs:
             origins[unit] = funcs[key]
