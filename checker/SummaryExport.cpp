@@ -503,6 +503,20 @@ std::optional<Object> exportSummary(const HelperSummary &S,
   return Exporter(FD, Ctx).run(S, std::move(USR));
 }
 
+llvm::StringRef streamOriginName(StreamOrigin O) {
+  return O == StreamOrigin::CreatedNonBlocking ? "nonBlocking"
+         : O == StreamOrigin::CreatedBlocking  ? "blocking"
+                                               : "unknown";
+}
+
+StreamOrigin streamOriginNamed(llvm::StringRef Name) {
+  for (StreamOrigin O : {StreamOrigin::CreatedNonBlocking,
+                         StreamOrigin::CreatedBlocking})
+    if (Name == streamOriginName(O))
+      return O;
+  return StreamOrigin::Unknown;
+}
+
 Array exportStreamMembers(
     llvm::ArrayRef<std::pair<const ValueDecl *, StreamOrigin>> Written,
     const SourceManager &SM) {
@@ -511,12 +525,9 @@ Array exportStreamMembers(
     std::string USR = usrOf(D);
     if (USR.empty() || SM.isInSystemHeader(D->getLocation()))
       continue;
-    const char *Name = Origin == StreamOrigin::CreatedNonBlocking ? "nonBlocking"
-                       : Origin == StreamOrigin::CreatedBlocking  ? "blocking"
-                                                                  : "unknown";
     Out.push_back(Object{{"usr", std::move(USR)},
                          {"name", D->getQualifiedNameAsString()},
-                         {"origin", Name}});
+                         {"origin", streamOriginName(Origin)}});
   }
   return Out;
 }

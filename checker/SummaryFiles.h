@@ -176,6 +176,10 @@ std::string writeSummaryFile(llvm::StringRef Directory,
                              std::vector<std::string> Calls,
                              std::vector<std::string> Consults,
                              std::vector<std::string> Inputs);
+/// A stream origin's name in "streamMembers" ("nonBlocking", "blocking",
+/// "unknown"), and the origin a name stands for (Unknown for any other).
+llvm::StringRef streamOriginName(StreamOrigin O);
+StreamOrigin streamOriginNamed(llvm::StringRef Name);
 /// The "streamMembers" entries of a unit's own stream origins
 /// (StreamOrigins::written): those with a USR, not the toolchain's.
 llvm::json::Array

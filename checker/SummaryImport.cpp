@@ -100,10 +100,7 @@ std::shared_ptr<const ParsedFile> parseFile(const std::string &Path) {
         Out->Error = "a stream member entry without a USR or an origin";
         continue;
       }
-      Out->StreamMembers.emplace_back(
-          USR->str(), *Origin == "nonBlocking" ? StreamOrigin::CreatedNonBlocking
-                      : *Origin == "blocking"  ? StreamOrigin::CreatedBlocking
-                                               : StreamOrigin::Unknown);
+      Out->StreamMembers.emplace_back(USR->str(), streamOriginNamed(*Origin));
     }
   Cache[Path] = Out;
   return Out;
