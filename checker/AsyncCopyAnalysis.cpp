@@ -87,7 +87,26 @@ StreamOrigins &AsyncCopyAnalysis::streamOrigins() {
       }
       return It->second;
     };
-  Origins = std::make_unique<StreamOrigins>(Ctx, Model, std::move(Imported));
+  ImportedHandleStream ImportedHandle;
+  if (Opts.Imported)
+    ImportedHandle = [this](const ValueDecl *H,
+                            llvm::ArrayRef<const ValueDecl *> Candidates)
+        -> std::optional<const ValueDecl *> {
+      std::string USR = usrOf(H);
+      if (USR.empty())
+        return std::nullopt;
+      if (ConsultedHandles.insert(H).second)
+        Consulted.push_back("%" + USR); // SummaryExport.cpp's "consults"
+      std::optional<std::string> Stream = Opts.Imported->handleMemberStream(USR);
+      if (!Stream)
+        return std::nullopt;
+      for (const ValueDecl *C : Candidates)
+        if (!Stream->empty() && usrOf(C) == *Stream)
+          return C;
+      return nullptr;
+    };
+  Origins = std::make_unique<StreamOrigins>(Ctx, Model, std::move(Imported),
+                                            std::move(ImportedHandle));
   return *Origins;
 }
 

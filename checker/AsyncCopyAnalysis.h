@@ -28,6 +28,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/JSON.h"
 #include <chrono>
@@ -387,6 +388,9 @@ private:
   /// listed once among the consults).
   llvm::DenseMap<const ValueDecl *, std::optional<StreamOrigin>>
       ImportedOrigins;
+  /// Imported library handle members asked for (each listed once among the
+  /// consults).
+  llvm::DenseSet<const ValueDecl *> ConsultedHandles;
   std::unique_ptr<CallerContexts> Contexts;
   bool OverBudget = false;
   bool VisitCapped = false;

@@ -479,11 +479,13 @@ void AsyncReadBeforeSyncCheck::exportSummaries(ASTContext &Ctx) {
   }
   llvm::json::Array StreamMembers =
       exportStreamMembers(A.streamOrigins().written(), SM);
+  llvm::json::Array HandleMembers =
+      exportHandleMembers(A.streamOrigins().handlesWritten(), SM);
   std::vector<std::string> Consults = A.consulted();
-  std::string Error = writeSummaryFile(ExportDirectory, Main->getName(),
-                                       std::move(Functions),
-                                       std::move(StreamMembers), std::move(Calls),
-                                       std::move(Consults), std::move(Inputs));
+  std::string Error = writeSummaryFile(
+      ExportDirectory, Main->getName(), std::move(Functions),
+      std::move(StreamMembers), std::move(HandleMembers), std::move(Calls),
+      std::move(Consults), std::move(Inputs));
   if (!Error.empty())
     diag("option '%0.SummaryExportDirectory': %1", DiagnosticIDs::Error)
         << getID() << Error;

@@ -758,6 +758,11 @@ bool covers(const StreamRef &S, const StreamRef &C) {
     return false;
   if (S.Rebound || C.Rebound)
     return true;
+  // A library handle's stream and another stream of the same origin: the
+  // check cannot tell them apart, so it does not claim that they differ.
+  if ((S.ViaHandle || C.ViaHandle) && S.Created && C.Created && S.Origin &&
+      S.Origin == C.Origin && !S.OwnObject && !C.OwnObject)
+    return true;
   if (S.K == StreamRef::Named && C.K == StreamRef::Named)
     return namedCoverage(S, C) == Coverage::Covers;
   if (S.sameStream(C))

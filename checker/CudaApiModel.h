@@ -327,6 +327,10 @@ struct StreamRef {
   /// (FunctionFacts::ownStreamObject): two such objects' streams differ,
   /// though Origin (the member) is the same.
   bool OwnObject = false;
+  /// Created, the stream a math library handle holds (heldByHandle): known
+  /// only as what its Origin member holds, so a stream of the same Origin
+  /// may be it (covers).
+  bool ViaHandle = false;
   /// Named, not Created: a stream the callable is handed rather than one it
   /// creates -- a parameter, a member of a parameter or of `this`, a global,
   /// a call's result (`h->get_stream()`, `get_cuda_stream(res)`), or a local

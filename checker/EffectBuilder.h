@@ -181,6 +181,9 @@ private:
   /// A library algorithm's device work on its outputs (LibraryProducers.h).
   void addLibraryProducers(const CallExpr *C, const FunctionDecl *Callee);
   void addThrustCall(const CallExpr *C, const ThrustCall &T);
+  /// The buffer a sparse library's dense descriptor stands for here
+  /// (descriptorBinding), or null.
+  const Expr *descriptorValues(const Expr *Descriptor);
   std::optional<StreamRef> handleStreamAt(const CallExpr *C,
                                           const Expr *Handle);
   std::vector<std::pair<AccessPath, std::optional<StreamRef>>>

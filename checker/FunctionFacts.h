@@ -351,6 +351,14 @@ public:
   /// same in every callable of the unit) every write of which creates a
   /// stream: Created, its Origin and, for cudaStreamNonBlocking, NonBlocking.
   void applyOrigin(StreamRef &S) const;
+  /// The stream a math library handle (`cusolver_handle_`, `ctx.blas`)
+  /// holds where this callable gives it none: for a handle member or
+  /// global whose setters all give one stream member or global
+  /// (StreamOrigins::handleStream) of a known origin, that stream --
+  /// Created, its Origin that member (or the one it copies), ViaHandle --
+  /// named by the handle's path and spelled as the stream member; else
+  /// nullopt.
+  std::optional<StreamRef> heldByHandle(const Expr *Handle) const;
   /// A local object of class type built here by a constructor other than a
   /// copy or move, handed no other object of its class, and used only
   /// through its members and member functions (none handed such an

@@ -172,45 +172,112 @@ const Expr *thrustPolicyStream(const Expr *Policy, bool *Default) {
 }
 
 /// The math library whose handle type Callee's first parameter has:
-/// "cublas" (cublasHandle_t), "hipblas", "rocblas_" (rocblas_handle),
-/// "cufft" (cufftHandle), "hipfft" (hipfftHandle); else empty.
+/// "cublas" (cublasHandle_t), "hipblas", "rocblas_" and "rocsolver_"
+/// (rocblas_handle), "cusolverDn" (cusolverDnHandle_t), "hipsolver",
+/// "cusparse" (cusparseHandle_t), "hipsparse", "rocsparse_", "cufft"
+/// (cufftHandle), "hipfft" (hipfftHandle); else empty.
+static constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
+    HandleLibraries[] = {{"cublas", "cublasHandle_t"},
+                         {"hipblas", "hipblasHandle_t"},
+                         {"rocblas_", "rocblas_handle"},
+                         {"rocsolver_", "rocblas_handle"},
+                         {"cusolverDn", "cusolverDnHandle_t"},
+                         {"hipsolverDn", "hipsolverDnHandle_t"},
+                         {"hipsolver", "hipsolverHandle_t"},
+                         {"cusparse", "cusparseHandle_t"},
+                         {"hipsparse", "hipsparseHandle_t"},
+                         {"rocsparse_", "rocsparse_handle"},
+                         {"cufft", "cufftHandle"},
+                         {"hipfft", "hipfftHandle"}};
+
+/// The name of the handle typedef T is spelled with (through further
+/// typedefs of it), or empty.
+static llvm::StringRef handleTypeName(QualType T) {
+  for (const auto *TT = T->getAs<TypedefType>(); TT;
+       TT = TT->getDecl()->getUnderlyingType()->getAs<TypedefType>())
+    for (const auto &[Prefix, Handle] : HandleLibraries)
+      if (TT->getDecl()->getName() == Handle)
+        return Handle;
+  return "";
+}
+
+bool isLibraryHandleType(QualType T) {
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    T = AT->getElementType();
+  return !handleTypeName(T).empty();
+}
+
 static llvm::StringRef handleLibrary(const FunctionDecl *Callee) {
   if (!Callee || !Callee->getIdentifier() || Callee->getNumParams() == 0 ||
       !Callee->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return "";
   const auto *T = Callee->getParamDecl(0)->getType()->getAs<TypedefType>();
   llvm::StringRef Type = T ? T->getDecl()->getName() : "";
-  for (auto [Prefix, Handle] :
-       {std::pair<llvm::StringRef, llvm::StringRef>{"cublas", "cublasHandle_t"},
-        {"hipblas", "hipblasHandle_t"},
-        {"rocblas_", "rocblas_handle"},
-        {"cufft", "cufftHandle"},
-        {"hipfft", "hipfftHandle"}})
+  for (const auto &[Prefix, Handle] : HandleLibraries)
     if (Type == Handle && Callee->getName().starts_with(Prefix))
       return Prefix;
   return "";
+}
+
+bool isHandleLibraryCall(const FunctionDecl *Callee) {
+  return !handleLibrary(Callee).empty();
 }
 
 bool isHandleStreamSetter(const FunctionDecl *Callee) {
   llvm::StringRef Lib = handleLibrary(Callee);
   if (Lib.empty() || Callee->getNumParams() != 2)
     return false;
-  llvm::StringRef Name = Callee->getName();
-  return Name == "cublasSetStream_v2" || Name == "cublasSetStream" ||
-         Name == "hipblasSetStream" || Name == "rocblas_set_stream" ||
-         Name == "cufftSetStream" || Name == "hipfftSetStream";
+  return llvm::is_contained(
+      {"cublasSetStream_v2", "cublasSetStream", "hipblasSetStream",
+       "rocblas_set_stream", "cusolverDnSetStream", "hipsolverSetStream",
+       "hipsolverDnSetStream", "cusparseSetStream", "hipsparseSetStream",
+       "rocsparse_set_stream", "cufftSetStream", "hipfftSetStream"},
+      Callee->getName());
 }
 
 bool isHandleCreation(const FunctionDecl *Callee) {
   if (!Callee || !Callee->getIdentifier() || Callee->getNumParams() == 0)
     return false;
-  llvm::StringRef Name = Callee->getName();
-  return llvm::is_contained({"cublasCreate_v2", "cublasCreate", "hipblasCreate",
-                             "rocblas_create_handle", "cufftCreate",
-                             "cufftPlan1d", "cufftPlan2d", "cufftPlan3d",
-                             "cufftPlanMany", "hipfftCreate", "hipfftPlan1d",
-                             "hipfftPlan2d", "hipfftPlan3d", "hipfftPlanMany"},
-                            Name);
+  return llvm::is_contained(
+      {"cublasCreate_v2", "cublasCreate", "hipblasCreate",
+       "rocblas_create_handle", "cusolverDnCreate", "hipsolverCreate",
+       "hipsolverDnCreate", "cusparseCreate", "hipsparseCreate",
+       "rocsparse_create_handle", "cufftCreate", "cufftPlan1d", "cufftPlan2d",
+       "cufftPlan3d", "cufftPlanMany", "hipfftCreate", "hipfftPlan1d",
+       "hipfftPlan2d", "hipfftPlan3d", "hipfftPlanMany"},
+      Callee->getName());
+}
+
+/// A dense vector or matrix descriptor of the sparse libraries' generic API
+/// (cusparseDnVecDescr_t, cusparseDnMatDescr_t, hipSPARSE's and rocSPARSE's
+/// kin), not its const form (an input).
+static bool isDenseDescriptor(QualType T) {
+  const auto *TT = T->getAs<TypedefType>();
+  llvm::StringRef N = TT ? TT->getDecl()->getName() : "";
+  return llvm::is_contained({"cusparseDnVecDescr_t", "cusparseDnMatDescr_t",
+                             "hipsparseDnVecDescr_t", "hipsparseDnMatDescr_t",
+                             "rocsparse_dnvec_descr", "rocsparse_dnmat_descr"},
+                            N);
+}
+
+/// A parameter through which a routine may write host memory before it
+/// returns, so that it may wait for its own work: a BLAS `result`, a
+/// cuSOLVER host output (`meig` of syevdx, `h_R_nrmF`, `h_err_sigma`, the
+/// mixed-precision solvers' `iter`, a Jacobi method's `residual` and
+/// `executed_sweeps`), a host
+/// workspace (`bufferOnHost` of cuSOLVER's 64-bit API), a size written to
+/// the host (`bufferSize1` of cusparseSpGEMM_workEstimation), a count that
+/// may be on the host (`nnzTotalDevHostPtr`).
+static bool writesHost(const ParmVarDecl *P) {
+  if (!P->getIdentifier() || !P->getType()->isPointerType() ||
+      P->getType()->getPointeeType().isConstQualified())
+    return false;
+  llvm::StringRef N = P->getName();
+  return N == "result" || N.starts_with("h_") || N.starts_with("meig") ||
+         N == "iter" || N == "niters" || N == "residual" ||
+         N.contains("sweeps") || N.contains("Host") ||
+         N.contains("host") || N.contains("bufferSize") ||
+         N.contains("BufferSize") || N.contains("buffer_size");
 }
 
 std::optional<HandleRoutine> handleRoutine(const CallExpr *C,
@@ -229,27 +296,81 @@ std::optional<HandleRoutine> handleRoutine(const CallExpr *C,
         R.Outputs.push_back(I);
     return R;
   }
-  // Configuration, not routines: set/get, create/destroy, logging, and the
-  // Xt/Lt layers; batched routines write through arrays of pointers.
+  // Configuration, not routines: set/get, create/destroy, logging, the
+  // Xt/Lt layers, cuSOLVER's iterative-refinement parameters and its
+  // methods' settings and results (`cusolverDnXsyevjGetResidual`); size
+  // queries (`_bufferSize`, `_buffer_size`) and sparsity counts (`nnz`),
+  // which write the host. Batched routines write through arrays of
+  // pointers.
   for (llvm::StringRef Not : {"Set", "Get", "set_", "get_", "Create",
                               "create", "Destroy", "destroy", "Logger",
-                              "Xt", "Lt"})
+                              "Xt", "Lt", "IRS"})
     if (Rest.starts_with(Not))
       return std::nullopt;
-  if (Rest.contains("Batched") || Rest.contains("batched"))
+  for (llvm::StringRef Not : {"Batched", "batched", "bufferSize", "BufferSize",
+                              "buffer_size", "Nnz", "nnz", "Get", "Set"})
+    if (Rest.contains(Not))
+      return std::nullopt;
+  // The dense solvers: only the routine families measured not to wait for
+  // their work (runtime/cases/cusolver_handle_stream_blocking_copy.cu: LU,
+  // Cholesky, QR and applying Q); gesvd and syevd were measured to wait
+  // before they return, and other families are not measured.
+  if (Lib.starts_with("cusolver") || Lib.starts_with("hipsolver") ||
+      Lib == "rocsolver_")
+    if (Rest.size() < 2 ||
+        !llvm::is_contained({"getrf", "getrs", "potrf", "geqrf", "ormqr",
+                             "unmqr"},
+                            Rest.drop_front(1)))
+      return std::nullopt;
+  for (unsigned I = 1; I < Callee->getNumParams(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (writesHost(P))
+      return std::nullopt; // may block, writing host memory
+    QualType T = P->getType();
+    if (isDenseDescriptor(T)) {
+      R.Descriptors.push_back(I);
+      continue;
+    }
+    // Data: a pointer to non-const scalars, `void`, or complex numbers; not
+    // an opaque descriptor or info object (an incomplete type).
+    if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
+        !T->getPointeeType()->isPointerType() &&
+        (T->getPointeeType()->isVoidType() ||
+         !T->getPointeeType()->isIncompleteType()))
+      R.Outputs.push_back(I);
+  }
+  if (R.Outputs.empty() && R.Descriptors.empty())
+    return std::nullopt;
+  return R;
+}
+
+std::optional<DescriptorBinding> descriptorBinding(const CallExpr *C,
+                                                   const FunctionDecl *Callee) {
+  if (!C || !Callee || !Callee->getIdentifier() || Callee->getNumParams() < 2 ||
+      C->getNumArgs() < Callee->getNumParams())
+    return std::nullopt;
+  llvm::StringRef Name = Callee->getName();
+  if (!Name.starts_with("cusparse") && !Name.starts_with("hipsparse") &&
+      !Name.starts_with("rocsparse_"))
+    return std::nullopt;
+  QualType First = Callee->getParamDecl(0)->getType();
+  bool Creates = First->isPointerType() &&
+                 isDenseDescriptor(First->getPointeeType());
+  if (!Creates && !isDenseDescriptor(First))
     return std::nullopt;
   for (unsigned I = 1; I < Callee->getNumParams(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
-    if (P->getIdentifier() && P->getName() == "result")
-      return std::nullopt; // may block, writing host memory
-    QualType T = P->getType();
-    if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
-        !T->getPointeeType()->isPointerType())
-      R.Outputs.push_back(I);
+    if (P->getIdentifier() && P->getName() == "values" &&
+        P->getType()->isPointerType()) {
+      DescriptorBinding B;
+      B.Descriptor = Creates ? addressedObject(C->getArg(0)) : C->getArg(0);
+      B.Values = C->getArg(I);
+      if (!B.Descriptor)
+        return std::nullopt;
+      return B;
+    }
   }
-  if (R.Outputs.empty())
-    return std::nullopt;
-  return R;
+  return std::nullopt;
 }
 
 bool isStreamOrderedLibraryCall(const CallExpr *C, const FunctionDecl *Callee,

@@ -22,11 +22,15 @@
 // constant is CUB's and rocPRIM's size query: "no work is done" (both
 // libraries' documentation): not a producer;
 //  - thrust algorithms given a CUDA execution policy (thrustCall below);
-//  - cuBLAS, hipBLAS and rocBLAS routines and cuFFT's and hipFFT's
+//  - cuBLAS, hipBLAS, rocBLAS, cuSOLVER (dense), hipSOLVER, rocSOLVER,
+//    cuSPARSE, hipSPARSE and rocSPARSE routines and cuFFT's and hipFFT's
 //    executions, which run on the stream their handle was last given
-//    (handleRoutine below).
-// Not covered (no claim): cuSPARSE's generic API (its outputs are
-// descriptors), batched BLAS routines (outputs through pointer arrays).
+//    (handleRoutine below); the generic sparse API's dense outputs through
+//    their descriptors' values (descriptorBinding).
+// Not covered (no claim): batched routines (outputs through pointer
+// arrays), cuSOLVER's 64-bit API and routines with host outputs (they may
+// wait for their work), cuSOLVER's sparse and refactorization APIs, sparse
+// outputs of the generic API (SpGEMM's matC).
 //
 // May call: ExprUtils, clang's AST. Read by ProducerEffects (EffectBuilder)
 // and StreamOrdering (opaqueCallMayOrder).
@@ -96,19 +100,57 @@ std::optional<ThrustCall> thrustCall(const CallExpr *C,
 /// which will be used to execute all subsequent calls to the cuBLAS library
 /// functions. If the cuBLAS library stream is not set, all kernels use the
 /// default NULL stream" (cuBLAS, "cublasSetStream()"); hipBLAS and rocBLAS
-/// (`hipblasSetStream`, `rocblas_set_stream`), cuFFT (`cufftSetStream`:
-/// "Associates a CUDA stream with a cuFFT plan") and hipFFT
-/// (`hipfftSetStream`) alike. Outputs: a BLAS routine's pointers to
-/// non-const data (`y` of `cublasScopy`, `C` of `cublasSgemm`, `x` of
-/// `cublasSscal`), cuFFT's and hipFFT's `odata`. A routine with a
-/// `result` parameter (dot, nrm2, asum, amax, amin) may write it to host
-/// memory and wait for its kernels: not one (an opaque call). The handle is
-/// argument 0 of every such routine.
+/// (`hipblasSetStream`, `rocblas_set_stream`; rocSOLVER's routines take a
+/// rocblas_handle), cuSOLVER's dense API (`cusolverDnSetStream`; "The
+/// cuSolver library functions prefer to keep asynchronous execution as much
+/// as possible", cuSOLVER, "Asynchronous Execution" -- not always: gesvd and
+/// syevd were measured to wait for their work, so only the families
+/// measured not to are routines here: getrf, getrs, potrf, geqrf, ormqr /
+/// unmqr) and hipSOLVER,
+/// cuSPARSE (`cusparseSetStream`), hipSPARSE and rocSPARSE, cuFFT
+/// (`cufftSetStream`: "Associates a CUDA stream with a cuFFT plan") and
+/// hipFFT (`hipfftSetStream`). Outputs: a routine's pointers to non-const
+/// data (`y` of `cublasScopy`, `C` of `cublasSgemm`, `A`, `devIpiv` and
+/// `devInfo` of `cusolverDnSgetrf`, `cooRowInd` of `cusparseXcsr2coo`),
+/// cuFFT's and hipFFT's `odata`; not a pointer to an opaque type (a
+/// descriptor, cuSOLVER's params and info objects). Descriptors: the
+/// sparse libraries' generic API writes a dense vector or matrix through
+/// its non-const descriptor (`vecY` of `cusparseSpMV`, `matC` of
+/// `cusparseSpMM`), whose values are the buffer it was created with
+/// (descriptorBinding). Not routines (nullopt, an opaque call): one that
+/// may write host memory and so wait for its own work (a `result`, an
+/// `h_*` output, a host workspace or size: writesHost), size queries
+/// (`*_bufferSize`), sparsity counts (`*nnz*`), batched routines (outputs
+/// through arrays of pointers). The handle is argument 0 of every routine.
 struct HandleRoutine {
   llvm::SmallVector<unsigned, 2> Outputs;
+  /// Arguments that are dense descriptors the routine writes through.
+  llvm::SmallVector<unsigned, 1> Descriptors;
 };
 std::optional<HandleRoutine> handleRoutine(const CallExpr *C,
                                            const FunctionDecl *Callee);
+/// A dense descriptor of the sparse libraries' generic API given its
+/// values: `cusparseCreateDnVec(&d, size, values, type)`,
+/// `cusparseCreateDnMat(&d, rows, cols, ld, values, type, order)`,
+/// `cusparseDnVecSetValues(d, values)`, `cusparseDnMatSetValues(d,
+/// values)`, and hipSPARSE's and rocSPARSE's kin (argument 0 is the
+/// descriptor or its address, the parameter named `values` the buffer).
+/// nullopt for any other call.
+struct DescriptorBinding {
+  const Expr *Descriptor = nullptr; ///< the descriptor (not its address)
+  const Expr *Values = nullptr;
+};
+std::optional<DescriptorBinding> descriptorBinding(const CallExpr *C,
+                                                   const FunctionDecl *Callee);
+/// A math library's handle type (cublasHandle_t, cusolverDnHandle_t,
+/// cusparseHandle_t, cufftHandle, hipBLAS's, rocBLAS's, hipSOLVER's,
+/// hipSPARSE's, rocSPARSE's, hipFFT's), or an array of them, as written
+/// (through typedefs of it).
+bool isLibraryHandleType(QualType T);
+/// A function of such a library taking its handle first (a routine, a
+/// setter, a getter, cublasDestroy): it does not give the handle another
+/// stream, except a setter.
+bool isHandleLibraryCall(const FunctionDecl *Callee);
 /// cublasSetStream(handle, stream) and its kin: handle argument 0, stream
 /// argument 1.
 bool isHandleStreamSetter(const FunctionDecl *Callee);

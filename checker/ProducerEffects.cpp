@@ -360,6 +360,9 @@ void EffectBuilder::addLibraryProducers(const CallExpr *C,
     addStreamWork(C, *S);
     for (unsigned I : H->Outputs)
       addProducer(C, C->getArg(I), *S);
+    for (unsigned I : H->Descriptors)
+      if (const Expr *Values = descriptorValues(C->getArg(I)))
+        addProducer(C, Values, *S);
     return;
   }
   std::optional<LibraryProduction> P = libraryProduction(C, Callee, Ctx);
@@ -371,6 +374,31 @@ void EffectBuilder::addLibraryProducers(const CallExpr *C,
   addStreamWork(C, S);
   for (unsigned I : P->Outputs)
     addProducer(C, C->getArg(I), S);
+}
+
+/// The buffer a dense descriptor of the sparse libraries' generic API
+/// stands for (`vecY` of `cusparseSpMV`): the values that every binding of
+/// it in this callable gives (`cusparseCreateDnVec(&vecY, n, y, type)`,
+/// `cusparseDnVecSetValues(vecY, y)`), when there is at least one and they
+/// all name one buffer; else null (a descriptor made elsewhere, or rebound
+/// to other values).
+const Expr *EffectBuilder::descriptorValues(const Expr *Descriptor) {
+  AccessPath D = AccessPath::of(Descriptor);
+  if (D.empty())
+    return nullptr;
+  const Expr *Values = nullptr;
+  for (const CallExpr *K : F.Calls) {
+    std::optional<DescriptorBinding> B =
+        descriptorBinding(K, K->getDirectCallee());
+    if (!B || relate(AccessPath::of(B->Descriptor), D) ==
+                  PathRelation::Distinct)
+      continue;
+    if (relate(AccessPath::of(B->Descriptor), D) != PathRelation::Same ||
+        (Values && AccessPath::of(Values) != AccessPath::of(B->Values)))
+      return nullptr;
+    Values = B->Values;
+  }
+  return Values;
 }
 
 /// The handles a call K gives a stream, and the streams, as this callable
@@ -444,8 +472,10 @@ bool EffectBuilder::copiesOfOneObject(const AccessPath &A,
 /// s)`, or a helper that sets it: handleStreamsGiven; every setter giving
 /// the same stream), when it comes before C in the source and its block
 /// holds C; the legacy default stream for a handle this callable creates
-/// and never gives a stream. Else nullopt: set in a branch or a loop C is
-/// not in, by the caller, or to two streams.
+/// and never gives a stream; for a member or global handle this callable
+/// neither sets nor creates, the stream its setters elsewhere give it
+/// (FunctionFacts::heldByHandle). Else nullopt: set in a branch or a loop
+/// C is not in, by the caller, or to two streams.
 std::optional<StreamRef>
 EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
   AccessPath H = AccessPath::of(Handle);
@@ -493,9 +523,13 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
       return std::nullopt;
     return SetStream;
   }
+  // A member or global handle given its stream elsewhere (a context's
+  // init, another unit): the stream every setter of it gives.
+  if (!Created)
+    return F.heldByHandle(Handle);
   const auto *V = dyn_cast_or_null<VarDecl>(H.rootDecl());
   // Its address goes to the creation; no other handle is assigned to it.
-  if (!Created || !H.steps().empty() || !V || !V->hasLocalStorage() ||
+  if (!H.steps().empty() || !V || !V->hasLocalStorage() ||
       llvm::any_of(F.Assigns, [&](const FunctionFacts::Assignment &A) {
         return A.Lhs && A.Var == V;
       }))

@@ -9,6 +9,7 @@
 
 #include "FunctionFacts.h"
 #include "ExprUtils.h"
+#include "LibraryProducers.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
@@ -232,6 +233,30 @@ void FunctionFacts::applyOrigin(StreamRef &S) const {
   // whichever object it belongs to.
   S.OwnObject = Own != nullptr && Identity == D;
   S.NonBlocking |= O == StreamOrigin::CreatedNonBlocking;
+}
+
+std::optional<StreamRef> FunctionFacts::heldByHandle(const Expr *Handle) const {
+  if (!Origins || !Handle)
+    return std::nullopt;
+  AccessPath H = handleOf(Handle);
+  const ValueDecl *D = memberOrGlobal(H);
+  if (!D || !isLibraryHandleType(D->getType()))
+    return std::nullopt;
+  const ValueDecl *Stream = Origins->handleStream(D);
+  const ValueDecl *Identity = Stream;
+  StreamOrigin O = Stream ? Origins->originOf(Stream, &Identity)
+                          : StreamOrigin::Unknown;
+  if (O == StreamOrigin::Unknown)
+    return std::nullopt;
+  StreamRef S;
+  S.K = StreamRef::Named;
+  S.Path = H;
+  S.Spelling = Stream->getQualifiedNameAsString();
+  S.Created = true;
+  S.ViaHandle = true;
+  S.Origin = Identity;
+  S.NonBlocking = O == StreamOrigin::CreatedNonBlocking;
+  return S;
 }
 
 bool FunctionFacts::ownStreamObject(const VarDecl *V) const {

@@ -12,6 +12,7 @@
 #include "StreamOrigins.h"
 #include "ExprUtils.h"
 #include "LibraryCode.h"
+#include "LibraryProducers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
@@ -45,6 +46,26 @@ const ValueDecl *handleDecl(const Expr *E) {
   if (const auto *AT = T->getAsArrayTypeUnsafe())
     T = AT->getElementType();
   return isStreamType(T) ? cast<ValueDecl>(D->getCanonicalDecl()) : nullptr;
+}
+
+/// The member or global a library handle lvalue names (`cusolver_handle_`,
+/// `ctx->blas`, `g_handle`: isLibraryHandleType; not an array's element);
+/// else null.
+const ValueDecl *libraryHandleDecl(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParens();
+  const ValueDecl *D = nullptr;
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    D = dyn_cast<FieldDecl>(M->getMemberDecl());
+  else if (const auto *R = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl());
+        V && V->hasGlobalStorage())
+      D = V;
+  return D && isLibraryHandleType(D->getType()) &&
+                 !D->getType()->isArrayType()
+             ? cast<ValueDecl>(D->getCanonicalDecl())
+             : nullptr;
 }
 
 /// A null handle: no stream yet (`nullptr`, `0`, `{}`).
@@ -147,9 +168,9 @@ class Walker : public RecursiveASTVisitor<Walker> {
 public:
   Walker(ASTContext &Ctx, const ApiModel &Model,
          llvm::DenseMap<const ValueDecl *, StreamOrigin> &Origins,
-         StreamOrigins::SourceMap &Sources)
+         StreamOrigins::SourceMap &Sources, StreamOrigins::Handles &H)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Model(Model), Origins(Origins),
-        Sources(Sources) {}
+        Sources(Sources), H(H) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -166,8 +187,17 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *B) {
+    // A library handle compared (`if (handle_ != nullptr)`): a read.
+    if (B->isEqualityOp())
+      for (const Expr *E : {B->getLHS(), B->getRHS()})
+        if (libraryHandleDecl(E->IgnoreParenImpCasts()))
+          classify(E->IgnoreParenImpCasts());
     if (B->getOpcode() != BO_Assign)
       return true;
+    if (const ValueDecl *D = libraryHandleDecl(B->getLHS())) {
+      classify(B->getLHS());
+      assignedHandle(D, B->getRHS());
+    }
     if (const ValueDecl *D = handleDecl(B->getLHS())) {
       classify(B->getLHS());
       assigned(D, B->getRHS());
@@ -179,6 +209,7 @@ public:
     const FunctionDecl *Callee = C->getDirectCallee();
     if (!Callee)
       classifyDependentArgs(C);
+    libraryHandleCall(C, Callee);
     const ApiEntry *E = Model.lookup(Callee);
     if (E && E->Role == ApiRole::StreamCreate) {
       const auto *U = dyn_cast_or_null<UnaryOperator>(
@@ -216,39 +247,59 @@ public:
 
   bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
     for (const CXXCtorInitializer *I : Ctor->inits())
-      if (I->isWritten() && I->getMember())
+      if (I->isWritten() && I->getMember()) {
         if (const ValueDecl *D = handleDecl(nullptr, I->getMember()))
           assigned(D, I->getInit());
+        if (const FieldDecl *F = I->getMember();
+            isLibraryHandleType(F->getType()) && !F->getType()->isArrayType())
+          assignedHandle(cast<ValueDecl>(F->getCanonicalDecl()),
+                         I->getInit());
+      }
     return true;
   }
 
   bool VisitFieldDecl(FieldDecl *F) {
-    if (const ValueDecl *D = handleDecl(nullptr, F);
-        D && F->hasInClassInitializer() && F->getInClassInitializer() &&
+    if (const ValueDecl *D = handleDecl(nullptr, F)) {
+      H.StreamDecls.push_back(D);
+      if (F->hasInClassInitializer() && F->getInClassInitializer() &&
+          !isNullHandle(F->getInClassInitializer(), Ctx))
+        unknown(D);
+    }
+    if (isLibraryHandleType(F->getType()) && F->hasInClassInitializer() &&
+        F->getInClassInitializer() &&
         !isNullHandle(F->getInClassInitializer(), Ctx))
-      unknown(D);
+      H.Unknown.insert(cast<ValueDecl>(F->getCanonicalDecl()));
     return true;
   }
 
   /// An initialiser is a write: `static cudaStream_t s = [] { ...;
   /// cudaStreamCreateWithFlags(&t, f); return t; }();` a creation.
   bool VisitVarDecl(VarDecl *V) {
-    if (const ValueDecl *D = handleDecl(nullptr, V);
-        D && V->hasGlobalStorage() && V->getInit() &&
+    const ValueDecl *D = handleDecl(nullptr, V);
+    if (D && V->hasGlobalStorage())
+      H.StreamDecls.push_back(D);
+    if (D && V->hasGlobalStorage() && V->getInit() &&
         !isNullHandle(V->getInit(), Ctx))
       assigned(D, V->getInit());
+    if (V->hasGlobalStorage() && isLibraryHandleType(V->getType()) &&
+        V->getInit() && !isNullHandle(V->getInit(), Ctx))
+      H.Unknown.insert(cast<ValueDecl>(V->getCanonicalDecl()));
     return true;
   }
 
   bool VisitMemberExpr(MemberExpr *M) {
     if (const ValueDecl *D = handleDecl(M); D && !Classified.count(M))
       unknown(D);
+    if (const ValueDecl *D = libraryHandleDecl(M); D && !Classified.count(M))
+      H.Unknown.insert(D);
     return true;
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *R) {
     if (const ValueDecl *D = handleDecl(R); D && !Classified.count(R))
       unknown(D);
+    if (const ValueDecl *D = libraryHandleDecl(R); D && !Classified.count(R))
+      H.Unknown.insert(D);
     return true;
   }
 
@@ -336,6 +387,57 @@ private:
       unknown(D);
   }
 
+  /// A call of a math library's function with a handle member or global:
+  /// a setter gives it the stream (a member or global: HandleStreams; any
+  /// other: unknown), a creation makes it anew (no stream of its own yet),
+  /// any other function of the library only reads it.
+  void libraryHandleCall(const CallExpr *C, const FunctionDecl *Callee) {
+    if (!Callee || C->getNumArgs() == 0)
+      return;
+    const Expr *A0 = C->getArg(0)->IgnoreParenImpCasts();
+    if (isHandleCreation(Callee)) {
+      if (const Expr *New = addressedObject(C->getArg(0)))
+        if (libraryHandleDecl(New->IgnoreParens()))
+          classify(New);
+      return;
+    }
+    const ValueDecl *Handle = libraryHandleDecl(A0);
+    if (!Handle || !isHandleLibraryCall(Callee))
+      return;
+    classify(A0);
+    if (!isHandleStreamSetter(Callee) || C->getNumArgs() != 2)
+      return;
+    const ValueDecl *S = handleDecl(C->getArg(1)->IgnoreParenImpCasts());
+    if (S && !S->getType()->isArrayType())
+      H.Streams[Handle].insert(S);
+    else
+      H.Unknown.insert(Handle);
+  }
+
+  /// Handle member D is given value V: a null handle, the same member of
+  /// another object (a move) keep what it holds; another handle member or
+  /// global's value makes it that one's copy (Handles::Sources); anything
+  /// else, unknown.
+  void assignedHandle(const ValueDecl *D, const Expr *V) {
+    if (isNullHandle(V, Ctx))
+      return;
+    V = V->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<CallExpr>(V);
+        C && C->getNumArgs() > 0 &&
+        isStdFunction(C->getDirectCallee(), {"exchange", "move"}))
+      V = C->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *K = dyn_cast<CXXConstructExpr>(V); K && K->getNumArgs() == 1)
+      V = K->getArg(0)->IgnoreParenImpCasts();
+    const ValueDecl *From = libraryHandleDecl(V);
+    if (!From) {
+      H.Unknown.insert(D);
+      return;
+    }
+    classify(V);
+    if (From != D)
+      H.Sources[D].insert(From);
+  }
+
   void created(const ValueDecl *D, StreamOrigin O) {
     auto [It, New] = Origins.try_emplace(D, O);
     if (!New && It->second != O)
@@ -348,6 +450,7 @@ private:
   const ApiModel &Model;
   llvm::DenseMap<const ValueDecl *, StreamOrigin> &Origins;
   StreamOrigins::SourceMap &Sources;
+  StreamOrigins::Handles &H;
   llvm::DenseSet<const Expr *> Classified;
 };
 
@@ -399,8 +502,70 @@ void StreamOrigins::build() {
   if (Built)
     return;
   Built = true;
-  Walker(Ctx, Model, Origins, Sources)
+  Walker(Ctx, Model, Origins, Sources, LibHandles)
       .TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+const ValueDecl *StreamOrigins::handleStream(const ValueDecl *Handle) {
+  if (!Handle)
+    return nullptr;
+  build();
+  return resolveHandle(cast<ValueDecl>(Handle->getCanonicalDecl()), 0);
+}
+
+const ValueDecl *StreamOrigins::resolveHandle(const ValueDecl *D,
+                                              unsigned Depth) {
+  if (LibHandles.Unknown.count(D))
+    return nullptr;
+  auto Set = LibHandles.Streams.find(D);
+  std::optional<const ValueDecl *> Elsewhere =
+      ImportedHandle ? ImportedHandle(D, LibHandles.StreamDecls)
+                     : std::nullopt;
+  // A copy of one other handle member (`cusolver_handle_ =
+  // context->cusolver_handle_`), given no stream of its own anywhere:
+  // that one's stream.
+  if (auto S = LibHandles.Sources.find(D); S != LibHandles.Sources.end())
+    return Set == LibHandles.Streams.end() && S->second.size() == 1 &&
+                   Depth < 4 && !Elsewhere
+               ? resolveHandle(S->second.front(), Depth + 1)
+               : nullptr;
+  const ValueDecl *Here = nullptr;
+  if (Set != LibHandles.Streams.end()) {
+    if (Set->second.size() != 1)
+      return nullptr;
+    Here = Set->second.front();
+  }
+  if (Elsewhere) {
+    if (!*Elsewhere || (Here && *Elsewhere != Here))
+      return nullptr;
+    Here = *Elsewhere;
+  }
+  return Here;
+}
+
+std::vector<std::pair<const ValueDecl *, const ValueDecl *>>
+StreamOrigins::handlesWritten() {
+  build();
+  // As written(): a handle that is only a copy of another is left out.
+  llvm::SetVector<const ValueDecl *> Keys;
+  for (const auto &[D, S] : LibHandles.Streams)
+    Keys.insert(D);
+  for (const ValueDecl *D : LibHandles.Unknown)
+    Keys.insert(D);
+  std::vector<std::pair<const ValueDecl *, const ValueDecl *>> Out;
+  for (const ValueDecl *D : Keys) {
+    auto Set = LibHandles.Streams.find(D);
+    bool Known = !LibHandles.Unknown.count(D) &&
+                 !LibHandles.Sources.count(D) &&
+                 Set != LibHandles.Streams.end() && Set->second.size() == 1;
+    Out.push_back({D, Known ? Set->second.front() : nullptr});
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Out, [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(A.first->getLocation(),
+                                        B.first->getLocation());
+  });
+  return Out;
 }
 
 StreamOrigin StreamOrigins::originOf(const ValueDecl *D,

@@ -30,9 +30,18 @@
 // disagreeing, or any of them Unknown, make it Unknown. A member or global
 // no unit's summary or walk says anything of is Unknown.
 //
+// Library handles: a member or global math library handle (cuBLAS,
+// cuSOLVER, cuSPARSE, cuFFT and their HIP kin) runs its routines on the
+// stream its setter gave it, often in another function or unit than the
+// routine (a context's init binding `cusolver_handle_` to `stream_`):
+// handleStream says which stream member that is, when every write of the
+// handle agrees; units share it in their summary files ("handleMembers").
+//
 // May call: CudaApiModel (the creation rows), ExprUtils, LibraryCode,
-// clang's AST. Built on first use, once per translation unit; owned by
-// AsyncCopyAnalysis and read by FunctionFacts::streamOf.
+// LibraryProducers (the handles' setters and creations), clang's AST.
+// Built on first use, once per translation unit; owned by
+// AsyncCopyAnalysis and read by FunctionFacts::streamOf and
+// FunctionFacts::heldByHandle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +51,7 @@
 #include "CudaApiModel.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include <functional>
 #include <optional>
@@ -56,6 +66,13 @@ enum class StreamOrigin { Unknown, CreatedBlocking, CreatedNonBlocking };
 /// (their join), or nullopt where none said anything.
 using ImportedOrigin =
     std::function<std::optional<StreamOrigin>(const ValueDecl *)>;
+/// The stream member or global other units' walks say every setter of a
+/// library handle member gives it, found among Candidates (this unit's
+/// stream members and globals); null where they disagree, any says
+/// unknown, or it is not among Candidates; nullopt where none said
+/// anything.
+using ImportedHandleStream = std::function<std::optional<const ValueDecl *>(
+    const ValueDecl *Handle, llvm::ArrayRef<const ValueDecl *> Candidates)>;
 
 class StreamOrigins {
 public:
@@ -64,9 +81,23 @@ public:
   using SourceMap =
       llvm::DenseMap<const ValueDecl *,
                      llvm::SmallSetVector<const ValueDecl *, 2>>;
+  /// What the walk learns of library handle members and globals.
+  struct Handles {
+    /// Per handle: the stream members and globals its setters give.
+    SourceMap Streams;
+    /// Per handle written as a copy of other handle members: those.
+    SourceMap Sources;
+    /// Handles given anything else, or used in a way the walk does not
+    /// classify.
+    llvm::DenseSet<const ValueDecl *> Unknown;
+    /// The unit's stream members and globals (for imports by USR).
+    std::vector<const ValueDecl *> StreamDecls;
+  };
   StreamOrigins(ASTContext &Ctx, const ApiModel &Model,
-                ImportedOrigin Imported = nullptr)
-      : Ctx(Ctx), Model(Model), Imported(std::move(Imported)) {}
+                ImportedOrigin Imported = nullptr,
+                ImportedHandleStream ImportedHandle = nullptr)
+      : Ctx(Ctx), Model(Model), Imported(std::move(Imported)),
+        ImportedHandle(std::move(ImportedHandle)) {}
   /// What member or global D (a FieldDecl, or a VarDecl of static storage,
   /// a function's static local included) holds: Unknown for anything else.
   /// For one of a class whose conversion to a stream handle returns one of
@@ -85,14 +116,37 @@ public:
   /// way the walk does not classify) with its origin, imports left out; in
   /// a stable order (by declaration location). For the summary file.
   std::vector<std::pair<const ValueDecl *, StreamOrigin>> written();
+  /// The stream a math library's handle member or global Handle
+  /// (isLibraryHandleType: cublasHandle_t, cusolverDnHandle_t, ...) is
+  /// given: the one stream member or global that every setter of it
+  /// (`cusolverDnSetStream(cusolver_handle_, stream_)`, cuBLAS's
+  /// "cublasSetStream ... will be used to execute all subsequent calls")
+  /// in this unit and in the summaries of others gives it; for a handle
+  /// written only as a copy of one other handle member
+  /// (`cusolver_handle_ = context->cusolver_handle_`), that one's. Null
+  /// when setters give several streams or one that is not a member or
+  /// global (a parameter), when no setter is known, and when the handle is
+  /// used in a way that could give it another stream: handed by value to
+  /// a function not of its library, copied into a local, returned, given a
+  /// value that is not another handle member. What that stream holds is
+  /// originOf's.
+  const ValueDecl *handleStream(const ValueDecl *Handle);
+  /// This unit's own walk of library handles, for the summary file: each
+  /// handle member or global it gives a stream or uses unclassified, with
+  /// the stream (null: unknown), imports left out; by declaration order.
+  std::vector<std::pair<const ValueDecl *, const ValueDecl *>>
+  handlesWritten();
 
 private:
   void build();
   StreamOrigin resolve(const ValueDecl *D, const ValueDecl **Identity,
                        unsigned Depth);
+  const ValueDecl *resolveHandle(const ValueDecl *D, unsigned Depth);
   ASTContext &Ctx;
   const ApiModel &Model;
   ImportedOrigin Imported;
+  ImportedHandleStream ImportedHandle;
+  Handles LibHandles;
   bool Built = false;
   /// Per member or global written in the unit: the creations' origin so
   /// far, or Unknown once another write was seen.

@@ -10,10 +10,16 @@
 //     "consults": [ <USR> ... ],
 //     "streamMembers": [{"usr", "name", "origin": "blocking" |
 //                        "nonBlocking" | "unknown"}],
+//     "handleMembers": [{"usr", "name", "stream" (absent: unknown)}],
 //     "inputs": [ <the unit's own files: main file, project headers> ] }
 // "streamMembers": what this unit's own writes put into each stream member
 // or global it writes (StreamOrigins.h), for units that only read it; a
-// consult of one is listed in "consults" as "%" + its USR.
+// consult of one is listed in "consults" as "%" + its USR. "handleMembers"
+// (absent in older files: nothing known): the stream member or global, by
+// USR, that this unit's setters give each math library handle member or
+// global (StreamOrigins::handleStream), no "stream" where they give
+// several or another value, or use the handle unclassified; consulted as
+// "%" + the handle's USR.
 // "calls": every function the unit calls without a body (whether a summary
 // of it exists, or leaves copies, decides which callables are analysed);
 // "consults": those whose summary the analysis asked for (its content
@@ -532,9 +538,26 @@ Array exportStreamMembers(
   return Out;
 }
 
+Array exportHandleMembers(
+    llvm::ArrayRef<std::pair<const ValueDecl *, const ValueDecl *>> Written,
+    const SourceManager &SM) {
+  Array Out;
+  for (const auto &[D, Stream] : Written) {
+    std::string USR = usrOf(D);
+    if (USR.empty() || SM.isInSystemHeader(D->getLocation()))
+      continue;
+    Object Entry{{"usr", std::move(USR)},
+                 {"name", D->getQualifiedNameAsString()}};
+    if (std::string S = Stream ? usrOf(Stream) : ""; !S.empty())
+      Entry["stream"] = std::move(S);
+    Out.push_back(std::move(Entry));
+  }
+  return Out;
+}
+
 std::string writeSummaryFile(llvm::StringRef Directory,
                              llvm::StringRef MainFile, Array Functions,
-                             Array StreamMembers,
+                             Array StreamMembers, Array HandleMembers,
                              std::vector<std::string> Calls,
                              std::vector<std::string> Consults,
                              std::vector<std::string> Inputs) {
@@ -560,6 +583,7 @@ std::string writeSummaryFile(llvm::StringRef Directory,
               {"file", Abs.str()},
               {"functions", std::move(Functions)},
               {"streamMembers", std::move(StreamMembers)},
+              {"handleMembers", std::move(HandleMembers)},
               {"calls", Sorted(std::move(Calls))},
               {"consults", Sorted(std::move(Consults))},
               {"inputs", Sorted(std::move(Inputs))}};

@@ -102,10 +102,16 @@ public:
   /// where all agree, Unknown where any differs or says Unknown; nullopt
   /// where no file names it.
   std::optional<StreamOrigin> streamMemberOrigin(llvm::StringRef USR) const;
+  /// The USR of the stream member or global the units' setters give a
+  /// library handle member or global (by USR: StreamOrigins::handleStream),
+  /// joined over every file that names it: empty where any says unknown or
+  /// two differ; nullopt where no file names it.
+  std::optional<std::string> handleMemberStream(llvm::StringRef USR) const;
 
 private:
   llvm::StringMap<std::shared_ptr<const llvm::json::Object>> Functions;
   llvm::StringMap<StreamOrigin> StreamMembers;
+  llvm::StringMap<std::string> HandleMembers;
 };
 
 /// Globals and functions of one importing translation unit by USR, built
@@ -173,6 +179,7 @@ std::string writeSummaryFile(llvm::StringRef Directory,
                              llvm::StringRef MainFile,
                              llvm::json::Array Functions,
                              llvm::json::Array StreamMembers,
+                             llvm::json::Array HandleMembers,
                              std::vector<std::string> Calls,
                              std::vector<std::string> Consults,
                              std::vector<std::string> Inputs);
@@ -186,6 +193,13 @@ llvm::json::Array
 exportStreamMembers(llvm::ArrayRef<std::pair<const ValueDecl *, StreamOrigin>>
                         Written,
                     const SourceManager &SM);
+
+/// The "handleMembers" entries of a unit's own library handles
+/// (StreamOrigins::handlesWritten): those with a USR, not the toolchain's;
+/// "stream" is the USR of the stream member or global, absent when unknown.
+llvm::json::Array exportHandleMembers(
+    llvm::ArrayRef<std::pair<const ValueDecl *, const ValueDecl *>> Written,
+    const SourceManager &SM);
 
 /// Whether a function defined in this translation unit is one other units
 /// may call and so is exported: externally visible, not inline (an inline

@@ -36,6 +36,8 @@ struct ParsedFile {
   std::vector<std::pair<std::string, std::shared_ptr<const Object>>> Functions;
   /// "streamMembers": USR and origin.
   std::vector<std::pair<std::string, StreamOrigin>> StreamMembers;
+  /// "handleMembers": USR and the stream's USR (empty: unknown).
+  std::vector<std::pair<std::string, std::string>> HandleMembers;
   std::string Error;
 };
 
@@ -102,6 +104,17 @@ std::shared_ptr<const ParsedFile> parseFile(const std::string &Path) {
       }
       Out->StreamMembers.emplace_back(USR->str(), streamOriginNamed(*Origin));
     }
+  if (const Array *Handles = Root->getArray("handleMembers"))
+    for (const Value &M : *Handles) {
+      const Object *O = M.getAsObject();
+      std::optional<llvm::StringRef> USR = O ? O->getString("usr") : std::nullopt;
+      if (!USR || USR->empty()) {
+        Out->Error = "a handle member entry without a USR";
+        continue;
+      }
+      Out->HandleMembers.emplace_back(
+          USR->str(), O->getString("stream").value_or("").str());
+    }
   Cache[Path] = Out;
   return Out;
 }
@@ -122,6 +135,11 @@ SummaryStore::load(llvm::ArrayRef<std::string> Paths,
       auto [It, New] = Store->StreamMembers.try_emplace(USR, Origin);
       if (!New && It->second != Origin)
         It->second = StreamOrigin::Unknown;
+    }
+    for (const auto &[USR, Stream] : P->HandleMembers) {
+      auto [It, New] = Store->HandleMembers.try_emplace(USR, Stream);
+      if (!New && It->second != Stream)
+        It->second.clear();
     }
   };
   for (const std::string &Path : Paths) {
@@ -156,6 +174,14 @@ std::optional<StreamOrigin>
 SummaryStore::streamMemberOrigin(llvm::StringRef USR) const {
   auto It = StreamMembers.find(USR);
   if (It == StreamMembers.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::optional<std::string>
+SummaryStore::handleMemberStream(llvm::StringRef USR) const {
+  auto It = HandleMembers.find(USR);
+  if (It == HandleMembers.end())
     return std::nullopt;
   return It->second;
 }

@@ -57,7 +57,8 @@ DRIVER_API_RE = re.compile(r"^\s*#\s*include\s*<cuda\.h>", re.M)
 # The CUDA math libraries a case includes, and the library nvcc links for each.
 LIBRARY_INCLUDES = [(re.compile(r"^\s*#\s*include\s*<%s>" % re.escape(h), re.M), lib)
                     for h, lib in (("cublas_v2.h", "-lcublas"), ("cusparse.h", "-lcusparse"),
-                                   ("cufft.h", "-lcufft"))]
+                                   ("cufft.h", "-lcufft"),
+                                   ("cusolverDn.h", "-lcusolver"))]
 TORCH_API_INCLUDE = "/usr/include/torch/csrc/api/include"
 TORCH_STANDIN = os.path.join(REPO, "test", "Inputs", "torch-real-standin")
 RT_LINE_RE = re.compile(

@@ -132,7 +132,8 @@ def _functions(path):
     calls without a body: the shape of its summary decides which callables
     the check analyses) and "=" + a USR of "consults" (those whose summary
     the analysis applied or looked for: its content decides). Keys of
-    stream members ("%" + USR) map to this unit's origin of the member, not
+    stream members ("%" + USR) map to this unit's origin of the member, and
+    those of library handle members to the stream this unit gives it, not
     to JSON: several units may write one member (_join_members)."""
     try:
         with open(path) as f:
@@ -147,6 +148,10 @@ def _functions(path):
     # its USR (the key its consults use); _join_members joins the units'.
     funcs.update({"%" + m["usr"]: m.get("origin", "unknown")
                   for m in data.get("streamMembers", [])
+                  if isinstance(m, dict) and isinstance(m.get("usr"), str)})
+    # A library handle member's stream (by the stream's USR) likewise.
+    funcs.update({"%" + m["usr"]: "stream " + str(m.get("stream", "unknown"))
+                  for m in data.get("handleMembers", [])
                   if isinstance(m, dict) and isinstance(m.get("usr"), str)})
     deps = [u for u in data.get("calls", []) if isinstance(u, str)]
     if "consults" in data:
