@@ -236,14 +236,20 @@ AccessPath AccessPath::withIndices(
   return R;
 }
 
-AccessPath AccessPath::arrayOfElement() const {
-  if (Steps.empty() || Steps.back().K != PathStep::Index)
+AccessPath AccessPath::withoutLastStep() const {
+  if (Steps.empty())
     return AccessPath();
   AccessPath R = *this;
   R.Steps.pop_back();
   R.StepEnds.pop_back();
   R.Key.resize(R.StepEnds.empty() ? RootLength : R.StepEnds.back());
   return R;
+}
+
+AccessPath AccessPath::arrayOfElement() const {
+  if (Steps.empty() || Steps.back().K != PathStep::Index)
+    return AccessPath();
+  return withoutLastStep();
 }
 
 /// An index step's constant element, if it has one.

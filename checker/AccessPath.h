@@ -152,6 +152,9 @@ public:
   /// The path of the array (or container) an element path indexes: `s` for
   /// `s[i]`; None when the last step is not an index.
   AccessPath arrayOfElement() const;
+  /// The path of the object whose member, element or call the last step
+  /// names (`a` for `a.solver_`); None for a path without steps.
+  AccessPath withoutLastStep() const;
   /// The last step's index when it is an integer constant (a literal, an
   /// enumerator, a const variable with a constant initialiser).
   std::optional<long long> constantLastIndex() const;

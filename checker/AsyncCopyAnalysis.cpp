@@ -105,8 +105,15 @@ StreamOrigins &AsyncCopyAnalysis::streamOrigins() {
           return C;
       return nullptr;
     };
+  StreamOrigins::ImportedHandleOther ImportedOther;
+  if (Opts.Imported)
+    ImportedOther = [this](const ValueDecl *H) {
+      std::string USR = usrOf(H);
+      return !USR.empty() && Opts.Imported->handleMemberOtherObject(USR);
+    };
   Origins = std::make_unique<StreamOrigins>(Ctx, Model, std::move(Imported),
-                                            std::move(ImportedHandle));
+                                            std::move(ImportedHandle),
+                                            std::move(ImportedOther));
   return *Origins;
 }
 

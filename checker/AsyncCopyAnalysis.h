@@ -104,6 +104,14 @@ struct CopySite {
   /// callable names it by an expression (a followed pointer's holders,
   /// PendingCopy::Holders, start from it); nullopt otherwise.
   std::optional<AccessPath> DstPath;
+  /// DstPath with the locals that stand for an element replaced by what
+  /// they are at the copy (FunctionFacts::expandAliases: `dst` as `bufs[1 -
+  /// cur]`, `bufs[nxt]` as `bufs[1 - cur]`), where that differs; the
+  /// element indices the solver reasons about (PendingCopy::IndicesHeld).
+  std::optional<AccessPath> ElementPath;
+  const AccessPath &elementPath() const {
+    return ElementPath ? *ElementPath : *DstPath;
+  }
   /// The copy's source, a device buffer: its alias class key (empty when
   /// the copy is a helper's or the source is untrackable) and spelling.
   std::string Source;

@@ -181,6 +181,13 @@ private:
   /// A library algorithm's device work on its outputs (LibraryProducers.h).
   void addLibraryProducers(const CallExpr *C, const FunctionDecl *Callee);
   void addThrustCall(const CallExpr *C, const ThrustCall &T);
+  /// Block, or the block a `do { ... } while (0)` statement macro whose
+  /// body Block is sits in (ProducerEffects.cpp).
+  const Stmt *outOfStatementMacros(const Stmt *Block,
+                                   const Stmt *&Child) const;
+  /// The statement of its block a call is part of, and that block (null
+  /// under an `if` or a loop): ProducerEffects.cpp.
+  std::pair<const Stmt *, const Stmt *> statementOf(const Stmt *K) const;
   /// The buffer a sparse library's dense descriptor stands for here
   /// (descriptorBinding), or null.
   const Expr *descriptorValues(const Expr *Descriptor);

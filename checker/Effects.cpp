@@ -237,6 +237,8 @@ void EffectBuilder::addCopy(const CallExpr *C, const Expr *Root,
   AccessPath Key = AccessPath::of(Root);
   addCopy(C, Key, spelling(Root, Ctx), Pageable, S, Inner);
   Out.Copies.back()->DstVar = namedDecl(Root);
+  if (AccessPath Element = F.expandAliases(Key, C); Element != Key)
+    Out.Copies.back()->ElementPath = std::move(Element);
   Out.Copies.back()->DstPath = std::move(Key);
 }
 

@@ -325,6 +325,19 @@ public:
   const Stmt *latestBefore(const Stmt *At,
                            llvm::function_ref<WalkStep(const Stmt *)> Reach,
                            llvm::function_ref<bool(const Stmt *)> Changes) const;
+  /// What local V is at At, where it stands for an element index or an
+  /// element of an array of buffers: the definition reaching At in
+  /// straight-line code (reachingValue) when it is an index expression of
+  /// other variables (`const int nxt = 1 - cur;`) or, for a pointer, an
+  /// element of an array of buffers (`float *src = bufs[cur];`), and
+  /// nothing between it and At changes what it read (its variables, the
+  /// array's elements). Null otherwise.
+  const Expr *definedAs(const VarDecl *V, const Stmt *At) const;
+  /// Path P read at At with such locals replaced by their definitions:
+  /// its root (`src[0]` as `bufs[cur][0]`) and its indices that are one
+  /// (`bufs[nxt]` as `bufs[1 - cur]`), so that two elements of one array
+  /// can be told apart (ElementIndices.h).
+  AccessPath expandAliases(const AccessPath &P, const Stmt *At) const;
   /// Is R a read of its variable's value (converted to an rvalue, through
   /// parentheses)?
   bool readsValue(const DeclRefExpr *R) const;

@@ -2,12 +2,14 @@
 //
 // FunctionFacts' loops: constant bounds of `for` loops, the sizes of
 // range-for ranges, loops that certainly run, the container a loop runs
-// over, and which elements of an array or container an expression names
-// (elementsOf).
+// over, which elements of an array or container an expression names
+// (elementsOf), and locals that stand for an element or its index
+// (definedAs, expandAliases).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FunctionFacts.h"
+#include "ElementIndices.h"
 #include "ExprUtils.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -540,6 +542,90 @@ std::optional<ElementRange> FunctionFacts::elementsOf(const Expr *E) const {
     return R;
   }
   return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Locals that stand for an element or its index
+//===----------------------------------------------------------------------===//
+
+/// The variables a definition reads as an index expression (`1 - cur`), or
+/// as an element of an array of buffers (`bufs[cur]`: the array too);
+/// false for anything else.
+static bool aliasVariables(const Expr *Def, bool Pointer,
+                           std::set<const VarDecl *> &Vars,
+                           const ASTContext &Ctx) {
+  Def = Def->IgnoreParenImpCasts();
+  if (!Pointer)
+    return indexVariables(Def, Vars, Ctx) && !Vars.empty();
+  const auto *A = dyn_cast<ArraySubscriptExpr>(Def);
+  if (!A)
+    return false;
+  const auto *Base =
+      dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
+  const auto *Array = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+  if (!Array || Array->getType()->isReferenceType())
+    return false;
+  Vars.insert(Array);
+  return indexVariables(A->getIdx(), Vars, Ctx);
+}
+
+const Expr *FunctionFacts::definedAs(const VarDecl *V, const Stmt *At) const {
+  if (!V || !At || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      V->getType()->isReferenceType() || AddressTaken.count(V) ||
+      CapturedByRef.count(V) ||
+      !(V->getType()->isPointerType() ||
+        V->getType()->isIntegralOrEnumerationType()))
+    return nullptr;
+  const Expr *Def = reachingValue(V, dyn_cast<Expr>(At));
+  std::set<const VarDecl *> Vars;
+  if (!Def || !aliasVariables(Def, V->getType()->isPointerType(), Vars, Ctx) ||
+      Vars.count(V))
+    return nullptr;
+  // Nothing between the definition and At changes what it read: a write of
+  // its variables, or of the array's elements (`bufs[0] = a`).
+  auto ChangedIn = [&](const Stmt *S) {
+    for (const auto &W : Writes)
+      if (Vars.count(W.first) && W.second != Def && within(W.second, S))
+        return true;
+    for (const auto &W : ElementWrites)
+      if (Vars.count(W.first) && within(W.second, S))
+        return true;
+    for (const VarDecl *X : Vars)
+      for (const DeclRefExpr *R : refsOf(X))
+        if (!readsValue(R) && !isa<ArraySubscriptExpr>(
+                                  PM.getParentIgnoreParenImpCasts(
+                                      const_cast<DeclRefExpr *>(R))) &&
+            within(R, S))
+          return true;
+    return false;
+  };
+  const Stmt *Found = latestBefore(
+      At,
+      [&](const Stmt *S) {
+        if (within(Def, S))
+          return WalkStep::Found;
+        return ChangedIn(S) ? WalkStep::Stop : WalkStep::Next;
+      },
+      ChangedIn);
+  return Found ? Def->IgnoreParenImpCasts() : nullptr;
+}
+
+AccessPath FunctionFacts::expandAliases(const AccessPath &P,
+                                        const Stmt *At) const {
+  const auto *Root = P.rootKind() == AccessPath::RootKind::Decl
+                         ? dyn_cast_or_null<VarDecl>(P.rootDecl())
+                         : nullptr;
+  AccessPath R = P;
+  if (Root && Root->getType()->isPointerType())
+    if (const Expr *Def = definedAs(Root, At))
+      R = P.rebasedOnArgument(AccessPath::of(Def), /*Deref=*/false);
+  return R.withIndices([&](const Expr *Index) -> const Expr * {
+    const auto *D = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && V->getType()->isIntegralOrEnumerationType()
+               ? definedAs(V, At)
+               : nullptr;
+  });
 }
 
 } // namespace clang::tidy::cuda

@@ -467,11 +467,51 @@ bool EffectBuilder::copiesOfOneObject(const AccessPath &A,
   return CopiedFrom(VA, VB) || CopiedFrom(VB, VA);
 }
 
+/// The block a statement of Block runs in as if written there: through
+/// the body of a statement macro's `do { ... } while (0)`
+/// (`CUSOLVER_CHECK(cusolverDnSetStream(h, s))`), which runs once, when
+/// what comes before Child (the statement of Block that holds what is
+/// asked) in it cannot leave it (declarations and expressions only).
+const Stmt *EffectBuilder::outOfStatementMacros(const Stmt *Block,
+                                                const Stmt *&Child) const {
+  while (const auto *Body = dyn_cast_or_null<CompoundStmt>(Block)) {
+    const auto *Do = dyn_cast_or_null<DoStmt>(F.PM.getParent(Body));
+    std::optional<long long> Cond = Do ? evalInt(Do->getCond(), Ctx)
+                                       : std::nullopt;
+    if (!Do || Do->getBody() != Body || !Cond || *Cond != 0)
+      break;
+    for (const Stmt *S : Body->body()) {
+      if (S == Child)
+        break;
+      if (!isa<Expr, DeclStmt, NullStmt>(S))
+        return Block;
+    }
+    Child = Do;
+    Block = F.PM.getParent(Do);
+  }
+  return Block;
+}
+
+/// The statement of its block that K is part of through expressions,
+/// declarations and statement macros (`CHECK(cublasSetStream(h, s));`),
+/// and that block; a null block when K sits under an `if` or a loop.
+std::pair<const Stmt *, const Stmt *>
+EffectBuilder::statementOf(const Stmt *K) const {
+  const Stmt *Block = K, *Child = K;
+  while (Block && (isa<Expr>(Block) || isa<DeclStmt>(Block))) {
+    Child = Block;
+    Block = F.PM.getParent(Block);
+  }
+  Block = outOfStatementMacros(Block, Child);
+  return {Child, isa_and_nonnull<CompoundStmt>(Block) ? Block : nullptr};
+}
+
 /// The stream a math library's handle holds at call C: the stream of the
 /// one stream setter of that handle in this callable (`cublasSetStream(h,
 /// s)`, or a helper that sets it: handleStreamsGiven; every setter giving
 /// the same stream), when it comes before C in the source and its block
-/// holds C; the legacy default stream for a handle this callable creates
+/// holds C; of setters giving several streams, the latest before C in
+/// straight-line code; the legacy default stream for a handle this callable creates
 /// and never gives a stream; for a member or global handle this callable
 /// neither sets nor creates, the stream its setters elsewhere give it
 /// (FunctionFacts::heldByHandle). Else nullopt: set in a branch or a loop
@@ -481,6 +521,8 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
   AccessPath H = AccessPath::of(Handle);
   const CallExpr *Set = nullptr;
   std::optional<StreamRef> SetStream;
+  bool Several = false; // setters giving different streams
+  std::vector<std::pair<const CallExpr *, StreamRef>> Setters;
   const CallExpr *Created = nullptr; // the last creation of the handle
   for (const CallExpr *K : F.Calls) {
     const FunctionDecl *KC = K->getDirectCallee();
@@ -490,11 +532,12 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
       // a;`): the copy holds the same handle.
       if (Rel == PathRelation::Distinct && !copiesOfOneObject(Given, H))
         continue;
-      if (Rel != PathRelation::Same || !On ||
-          (SetStream && !SetStream->sameStream(*On)))
+      if (Rel != PathRelation::Same || !On)
         return std::nullopt;
+      Several |= SetStream && !SetStream->sameStream(*On);
       Set = Set ? Set : K;
       SetStream = On;
+      Setters.push_back({K, *On});
     }
     if (isHandleCreation(KC) && K->getNumArgs() > 0)
       if (const Expr *New = addressedObject(K->getArg(0));
@@ -502,6 +545,34 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
         Created = K;
   }
   const SourceManager &SM = Ctx.getSourceManager();
+  // Given several streams (a phase on another stream, then the first one
+  // again): the setter that reaches C in straight-line code, the latest
+  // before it; none where a setter in a branch or a loop may come between.
+  if (Several) {
+    const std::pair<const CallExpr *, StreamRef> *Latest = nullptr;
+    auto SetterIn = [&](const Stmt *S) {
+      return llvm::any_of(Setters,
+                          [&](const auto &P) { return F.within(P.first, S); });
+    };
+    F.latestBefore(
+        C,
+        [&](const Stmt *S) {
+          for (const auto &P : Setters)
+            if (statementOf(P.first).first == S)
+              Latest = &P; // the last in S wins
+          if (Latest)
+            return FunctionFacts::WalkStep::Found;
+          return SetterIn(S) ? FunctionFacts::WalkStep::Stop
+                             : FunctionFacts::WalkStep::Next;
+        },
+        SetterIn);
+    if (!Latest ||
+        (Created && SM.isBeforeInTranslationUnit(
+                        SM.getExpansionLoc(Latest->first->getBeginLoc()),
+                        SM.getExpansionLoc(Created->getBeginLoc()))))
+      return std::nullopt;
+    return Latest->second;
+  }
   // Created anew after its stream was set: the new handle's is the NULL
   // stream, whichever the setter gave the old one.
   if (Set && Created &&
@@ -510,10 +581,8 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
     return std::nullopt;
   if (Set) {
     // The setter's statement, directly in a block (not under an `if`).
-    const Stmt *Block = Set;
-    while (Block && (isa<Expr>(Block) || isa<DeclStmt>(Block)))
-      Block = F.PM.getParent(Block);
-    if (!isa_and_nonnull<CompoundStmt>(Block))
+    const Stmt *Block = statementOf(Set).second;
+    if (!Block)
       return std::nullopt;
     SourceLocation SetAt = SM.getExpansionLoc(Set->getBeginLoc());
     SourceLocation At = SM.getExpansionLoc(C->getBeginLoc());

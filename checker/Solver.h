@@ -154,7 +154,8 @@ public:
   /// pointer that does not hold P (PendingCopy::Holders), or parts from
   /// the destination's path at an index that differs while the copy's
   /// indices hold (PendingCopy::IndicesHeld).
-  bool otherBuffer(const PendingCopy &P, const AccessPath &Access) const;
+  bool otherBuffer(const PendingCopy &P, const AccessPath &Access,
+                   const Expr *At = nullptr) const;
 
   //--- The producer diagnostic ---------------------------------------------
   /// Device work writing a device buffer (Effect::Produce).

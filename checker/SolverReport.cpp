@@ -119,12 +119,15 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   Findings.push_back(std::move(Fd));
 }
 
-bool Solver::otherBuffer(const PendingCopy &P, const AccessPath &Access) const {
+bool Solver::otherBuffer(const PendingCopy &P, const AccessPath &Access,
+                         const Expr *At) const {
   if (!mayHold(P, followedRoot(Access)))
     return true; // through a pointer that holds another buffer here
-  // `bufs[cur]` after a copy into `bufs[1 - cur]`.
+  // `bufs[cur]` after a copy into `bufs[1 - cur]` (or through locals that
+  // stand for them: `src` and `dst`).
   return P.IndicesHeld &&
-         differentElements(*Effects.Copies[P.Site]->DstPath, Access, Ctx);
+         differentElements(Effects.Copies[P.Site]->elementPath(),
+                           At ? F.expandAliases(Access, At) : Access, Ctx);
 }
 
 void Solver::report(const PendingState &St, const std::string &Buffer,
@@ -147,7 +150,7 @@ void Solver::report(const PendingState &St, const std::string &Buffer,
       if (!Path)
         Path = NamePath ? *NamePath
                         : (Name ? AccessPath::of(Name) : AccessPath());
-      if (otherBuffer(P, *Path))
+      if (otherBuffer(P, *Path, Loc))
         continue;
     }
     if (Element && C->Element && *Element != *C->Element)

@@ -581,7 +581,7 @@ bool Solver::stableIndices(const CopySite &C) const {
   if (C.Seed || !C.DstPath)
     return false;
   std::set<const VarDecl *> Vars;
-  if (!pathIndexVariables(*C.DstPath, Vars, Ctx))
+  if (!pathIndexVariables(C.elementPath(), Vars, Ctx))
     return false;
   // Constant indices alone: CopySite::Element. A variable that may change
   // where no Write effect says so: not held.
@@ -661,7 +661,7 @@ void Solver::transfer(PendingState &St, const Effect &Ev, bool Reporting) {
     // another element now.
     for (auto &[Class, P] : St.Pending)
       if (P.IndicesHeld) {
-        const AccessPath &Dst = *Effects.Copies[P.Site]->DstPath;
+        const AccessPath &Dst = Effects.Copies[P.Site]->elementPath();
         std::set<const VarDecl *> Read;
         if (!Ev.ElementsOnly)
           pathIndexVariables(Dst, Read, Ctx);

@@ -242,7 +242,28 @@ std::optional<StreamRef> FunctionFacts::heldByHandle(const Expr *Handle) const {
   const ValueDecl *D = memberOrGlobal(H);
   if (!D || !isLibraryHandleType(D->getType()))
     return std::nullopt;
-  const ValueDecl *Stream = Origins->handleStream(D);
+  bool SameObject = false;
+  const ValueDecl *Stream = Origins->handleStream(D, &SameObject);
+  // `a.solver_` given `a.stream_` by its class: that member of the same
+  // object, a stream the check names as it names `a.stream_` itself.
+  llvm::ArrayRef<PathStep> Steps = H.steps();
+  if (SameObject && !Steps.empty() &&
+      (Steps.back().K == PathStep::Dot || Steps.back().K == PathStep::Arrow) &&
+      isa<FieldDecl>(Stream)) {
+    std::string Base;
+    if (const auto *M = dyn_cast<MemberExpr>(strip(Handle)))
+      if (!isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+        Base = spelling(M->getBase(), Ctx) + (M->isArrow() ? "->" : ".");
+    StreamRef S;
+    S.K = StreamRef::Named;
+    S.Path = H.withoutLastStep().withMember(
+        Stream, Steps.back().K == PathStep::Arrow);
+    S.Spelling = Base + Stream->getNameAsString();
+    applyOrigin(S);
+    if (!S.Created)
+      return std::nullopt;
+    return S;
+  }
   const ValueDecl *Identity = Stream;
   StreamOrigin O = Stream ? Origins->originOf(Stream, &Identity)
                           : StreamOrigin::Unknown;

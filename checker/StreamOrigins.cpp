@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StreamOrigins.h"
+#include "AccessPath.h"
 #include "ExprUtils.h"
 #include "LibraryCode.h"
 #include "LibraryProducers.h"
@@ -407,11 +408,32 @@ private:
     classify(A0);
     if (!isHandleStreamSetter(Callee) || C->getNumArgs() != 2)
       return;
-    const ValueDecl *S = handleDecl(C->getArg(1)->IgnoreParenImpCasts());
-    if (S && !S->getType()->isArrayType())
-      H.Streams[Handle].insert(S);
-    else
+    const Expr *StreamArg = C->getArg(1)->IgnoreParenImpCasts();
+    const ValueDecl *S = handleDecl(StreamArg);
+    if (!S || S->getType()->isArrayType()) {
       H.Unknown.insert(Handle);
+      return;
+    }
+    H.Streams[Handle].insert(S);
+    // The stream a member of the same object (`cusolverDnSetStream(solver_,
+    // stream_)`, `(ctx.blas, ctx.compute)`), or not.
+    if (!sameObject(A0, StreamArg))
+      H.OtherObject.insert(Handle);
+  }
+
+  /// `X.h` and `X.s` (or `X->`, `this->`) of one object expression X.
+  static bool sameObject(const Expr *Handle, const Expr *Stream) {
+    const auto *MH = dyn_cast<MemberExpr>(Handle->IgnoreParens());
+    const auto *MS = dyn_cast<MemberExpr>(Stream->IgnoreParens());
+    if (!MH || !MS || MH->isArrow() != MS->isArrow())
+      return false;
+    AccessPath BH = AccessPath::of(MH->getBase()),
+               BS = AccessPath::of(MS->getBase());
+    bool ThisH = isa<CXXThisExpr>(MH->getBase()->IgnoreParenImpCasts());
+    bool ThisS = isa<CXXThisExpr>(MS->getBase()->IgnoreParenImpCasts());
+    return (ThisH && ThisS) ||
+           (!ThisH && !ThisS && !BH.empty() && BH == BS &&
+            BH.rootKind() == AccessPath::RootKind::Decl);
   }
 
   /// Handle member D is given value V: a null handle, the same member of
@@ -506,11 +528,22 @@ void StreamOrigins::build() {
       .TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
-const ValueDecl *StreamOrigins::handleStream(const ValueDecl *Handle) {
+const ValueDecl *StreamOrigins::handleStream(const ValueDecl *Handle,
+                                             bool *SameObject) {
+  if (SameObject)
+    *SameObject = false;
   if (!Handle)
     return nullptr;
   build();
-  return resolveHandle(cast<ValueDecl>(Handle->getCanonicalDecl()), 0);
+  const ValueDecl *D = cast<ValueDecl>(Handle->getCanonicalDecl());
+  const ValueDecl *S = resolveHandle(D, 0);
+  // Given its stream directly (not as a copy of another handle), always
+  // from the same object, here and in every unit that says so.
+  if (S && SameObject && !LibHandles.Sources.count(D) &&
+      !LibHandles.OtherObject.count(D) &&
+      !(ImportedHandleOtherObject && ImportedHandleOtherObject(D)))
+    *SameObject = true;
+  return S;
 }
 
 const ValueDecl *StreamOrigins::resolveHandle(const ValueDecl *D,
@@ -543,8 +576,7 @@ const ValueDecl *StreamOrigins::resolveHandle(const ValueDecl *D,
   return Here;
 }
 
-std::vector<std::pair<const ValueDecl *, const ValueDecl *>>
-StreamOrigins::handlesWritten() {
+std::vector<StreamOrigins::WrittenHandle> StreamOrigins::handlesWritten() {
   build();
   // As written(): a handle that is only a copy of another is left out.
   llvm::SetVector<const ValueDecl *> Keys;
@@ -552,18 +584,19 @@ StreamOrigins::handlesWritten() {
     Keys.insert(D);
   for (const ValueDecl *D : LibHandles.Unknown)
     Keys.insert(D);
-  std::vector<std::pair<const ValueDecl *, const ValueDecl *>> Out;
+  std::vector<WrittenHandle> Out;
   for (const ValueDecl *D : Keys) {
     auto Set = LibHandles.Streams.find(D);
     bool Known = !LibHandles.Unknown.count(D) &&
                  !LibHandles.Sources.count(D) &&
                  Set != LibHandles.Streams.end() && Set->second.size() == 1;
-    Out.push_back({D, Known ? Set->second.front() : nullptr});
+    Out.push_back({D, Known ? Set->second.front() : nullptr,
+                   Known && !LibHandles.OtherObject.count(D)});
   }
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::sort(Out, [&](const auto &A, const auto &B) {
-    return SM.isBeforeInTranslationUnit(A.first->getLocation(),
-                                        B.first->getLocation());
+    return SM.isBeforeInTranslationUnit(A.Handle->getLocation(),
+                                        B.Handle->getLocation());
   });
   return Out;
 }

@@ -90,14 +90,22 @@ public:
     /// Handles given anything else, or used in a way the walk does not
     /// classify.
     llvm::DenseSet<const ValueDecl *> Unknown;
+    /// Handles some setter gives a stream member of another object than
+    /// the handle's (`(ctx.blas, other.compute)`, `(blas_, ctx->stream_)`).
+    llvm::DenseSet<const ValueDecl *> OtherObject;
     /// The unit's stream members and globals (for imports by USR).
     std::vector<const ValueDecl *> StreamDecls;
   };
+  /// Whether another unit says a setter of a handle gives it a stream of
+  /// another object (handlesWritten's SameObject false).
+  using ImportedHandleOther = std::function<bool(const ValueDecl *)>;
   StreamOrigins(ASTContext &Ctx, const ApiModel &Model,
                 ImportedOrigin Imported = nullptr,
-                ImportedHandleStream ImportedHandle = nullptr)
+                ImportedHandleStream ImportedHandle = nullptr,
+                ImportedHandleOther ImportedOther = nullptr)
       : Ctx(Ctx), Model(Model), Imported(std::move(Imported)),
-        ImportedHandle(std::move(ImportedHandle)) {}
+        ImportedHandle(std::move(ImportedHandle)),
+        ImportedHandleOtherObject(std::move(ImportedOther)) {}
   /// What member or global D (a FieldDecl, or a VarDecl of static storage,
   /// a function's static local included) holds: Unknown for anything else.
   /// For one of a class whose conversion to a stream handle returns one of
@@ -129,13 +137,22 @@ public:
   /// used in a way that could give it another stream: handed by value to
   /// a function not of its library, copied into a local, returned, given a
   /// value that is not another handle member. What that stream holds is
-  /// originOf's.
-  const ValueDecl *handleStream(const ValueDecl *Handle);
+  /// originOf's. *SameObject (when given): every setter of the handle
+  /// itself, in every unit, gives a stream member of the handle's own
+  /// object (`cusolverDnSetStream(solver_, stream_)` in a method of the
+  /// class): `a.solver_` then runs on `a.stream_`.
+  const ValueDecl *handleStream(const ValueDecl *Handle,
+                                bool *SameObject = nullptr);
   /// This unit's own walk of library handles, for the summary file: each
   /// handle member or global it gives a stream or uses unclassified, with
-  /// the stream (null: unknown), imports left out; by declaration order.
-  std::vector<std::pair<const ValueDecl *, const ValueDecl *>>
-  handlesWritten();
+  /// the stream (null: unknown) and whether every setter here gives one of
+  /// the handle's own object, imports left out; by declaration order.
+  struct WrittenHandle {
+    const ValueDecl *Handle;
+    const ValueDecl *Stream;
+    bool SameObject;
+  };
+  std::vector<WrittenHandle> handlesWritten();
 
 private:
   void build();
@@ -146,6 +163,7 @@ private:
   const ApiModel &Model;
   ImportedOrigin Imported;
   ImportedHandleStream ImportedHandle;
+  ImportedHandleOther ImportedHandleOtherObject;
   Handles LibHandles;
   bool Built = false;
   /// Per member or global written in the unit: the creations' origin so

@@ -10,7 +10,8 @@
 //     "consults": [ <USR> ... ],
 //     "streamMembers": [{"usr", "name", "origin": "blocking" |
 //                        "nonBlocking" | "unknown"}],
-//     "handleMembers": [{"usr", "name", "stream" (absent: unknown)}],
+//     "handleMembers": [{"usr", "name", "stream" (absent: unknown),
+//                        "sameObject" (absent: false)}],
 //     "inputs": [ <the unit's own files: main file, project headers> ] }
 // "streamMembers": what this unit's own writes put into each stream member
 // or global it writes (StreamOrigins.h), for units that only read it; a
@@ -18,8 +19,9 @@
 // (absent in older files: nothing known): the stream member or global, by
 // USR, that this unit's setters give each math library handle member or
 // global (StreamOrigins::handleStream), no "stream" where they give
-// several or another value, or use the handle unclassified; consulted as
-// "%" + the handle's USR.
+// several or another value, or use the handle unclassified; "sameObject"
+// where each gives a member of the handle's own object; consulted as "%" +
+// the handle's USR.
 // "calls": every function the unit calls without a body (whether a summary
 // of it exists, or leaves copies, decides which callables are analysed);
 // "consults": those whose summary the analysis asked for (its content
@@ -538,18 +540,20 @@ Array exportStreamMembers(
   return Out;
 }
 
-Array exportHandleMembers(
-    llvm::ArrayRef<std::pair<const ValueDecl *, const ValueDecl *>> Written,
-    const SourceManager &SM) {
+Array exportHandleMembers(llvm::ArrayRef<StreamOrigins::WrittenHandle> Written,
+                          const SourceManager &SM) {
   Array Out;
-  for (const auto &[D, Stream] : Written) {
-    std::string USR = usrOf(D);
-    if (USR.empty() || SM.isInSystemHeader(D->getLocation()))
+  for (const StreamOrigins::WrittenHandle &W : Written) {
+    std::string USR = usrOf(W.Handle);
+    if (USR.empty() || SM.isInSystemHeader(W.Handle->getLocation()))
       continue;
     Object Entry{{"usr", std::move(USR)},
-                 {"name", D->getQualifiedNameAsString()}};
-    if (std::string S = Stream ? usrOf(Stream) : ""; !S.empty())
+                 {"name", W.Handle->getQualifiedNameAsString()}};
+    if (std::string S = W.Stream ? usrOf(W.Stream) : ""; !S.empty()) {
       Entry["stream"] = std::move(S);
+      if (W.SameObject)
+        Entry["sameObject"] = true;
+    }
     Out.push_back(std::move(Entry));
   }
   return Out;

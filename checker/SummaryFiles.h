@@ -45,6 +45,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include <memory>
 #include <optional>
@@ -107,11 +108,16 @@ public:
   /// joined over every file that names it: empty where any says unknown or
   /// two differ; nullopt where no file names it.
   std::optional<std::string> handleMemberStream(llvm::StringRef USR) const;
+  /// Whether a file names a stream for that handle without "sameObject".
+  bool handleMemberOtherObject(llvm::StringRef USR) const {
+    return HandleOtherObject.contains(USR);
+  }
 
 private:
   llvm::StringMap<std::shared_ptr<const llvm::json::Object>> Functions;
   llvm::StringMap<StreamOrigin> StreamMembers;
   llvm::StringMap<std::string> HandleMembers;
+  llvm::StringSet<> HandleOtherObject;
 };
 
 /// Globals and functions of one importing translation unit by USR, built
@@ -197,9 +203,9 @@ exportStreamMembers(llvm::ArrayRef<std::pair<const ValueDecl *, StreamOrigin>>
 /// The "handleMembers" entries of a unit's own library handles
 /// (StreamOrigins::handlesWritten): those with a USR, not the toolchain's;
 /// "stream" is the USR of the stream member or global, absent when unknown.
-llvm::json::Array exportHandleMembers(
-    llvm::ArrayRef<std::pair<const ValueDecl *, const ValueDecl *>> Written,
-    const SourceManager &SM);
+llvm::json::Array
+exportHandleMembers(llvm::ArrayRef<StreamOrigins::WrittenHandle> Written,
+                    const SourceManager &SM);
 
 /// Whether a function defined in this translation unit is one other units
 /// may call and so is exported: externally visible, not inline (an inline

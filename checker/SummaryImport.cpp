@@ -36,8 +36,13 @@ struct ParsedFile {
   std::vector<std::pair<std::string, std::shared_ptr<const Object>>> Functions;
   /// "streamMembers": USR and origin.
   std::vector<std::pair<std::string, StreamOrigin>> StreamMembers;
-  /// "handleMembers": USR and the stream's USR (empty: unknown).
-  std::vector<std::pair<std::string, std::string>> HandleMembers;
+  /// "handleMembers": USR, the stream's USR (empty: unknown), and
+  /// whether the stream is a member of the handle's own object.
+  struct Handle {
+    std::string USR, Stream;
+    bool SameObject;
+  };
+  std::vector<Handle> HandleMembers;
   std::string Error;
 };
 
@@ -112,8 +117,9 @@ std::shared_ptr<const ParsedFile> parseFile(const std::string &Path) {
         Out->Error = "a handle member entry without a USR";
         continue;
       }
-      Out->HandleMembers.emplace_back(
-          USR->str(), O->getString("stream").value_or("").str());
+      Out->HandleMembers.push_back(
+          {USR->str(), O->getString("stream").value_or("").str(),
+           O->getBoolean("sameObject").value_or(false)});
     }
   Cache[Path] = Out;
   return Out;
@@ -136,10 +142,12 @@ SummaryStore::load(llvm::ArrayRef<std::string> Paths,
       if (!New && It->second != Origin)
         It->second = StreamOrigin::Unknown;
     }
-    for (const auto &[USR, Stream] : P->HandleMembers) {
-      auto [It, New] = Store->HandleMembers.try_emplace(USR, Stream);
-      if (!New && It->second != Stream)
+    for (const ParsedFile::Handle &H : P->HandleMembers) {
+      auto [It, New] = Store->HandleMembers.try_emplace(H.USR, H.Stream);
+      if (!New && It->second != H.Stream)
         It->second.clear();
+      if (!H.SameObject)
+        Store->HandleOtherObject.insert(H.USR);
     }
   };
   for (const std::string &Path : Paths) {

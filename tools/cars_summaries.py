@@ -150,7 +150,8 @@ def _functions(path):
                   for m in data.get("streamMembers", [])
                   if isinstance(m, dict) and isinstance(m.get("usr"), str)})
     # A library handle member's stream (by the stream's USR) likewise.
-    funcs.update({"%" + m["usr"]: "stream " + str(m.get("stream", "unknown"))
+    funcs.update({"%" + m["usr"]: "stream %s%s" % (m.get("stream", "unknown"),
+                                                  " same" if m.get("sameObject") else "")
                   for m in data.get("handleMembers", [])
                   if isinstance(m, dict) and isinstance(m.get("usr"), str)})
     deps = [u for u in data.get("calls", []) if isinstance(u, str)]

@@ -3,8 +3,10 @@
 // and rebind.cu also gives ::blas_ a caller's stream. Their summary files say
 // so ("handleMembers"), and this unit, which only uses the handles, joins
 // what every unit says (StreamOrigins::handleStream): a cuSOLVER routine on
-// solver_ -- directly or through a copy of it (`solver_ = c->solver_`) --
-// runs on that non-blocking stream, so a blocking cudaMemcpy of its output
+// solver_ runs on that non-blocking stream -- `c.solver_` on `c.stream_`
+// (every setter gives the handle its own object's stream: "sameObject"), a
+// copy of it in another class (`solver_ = c->solver_`) on what
+// Context::stream_ holds -- so a blocking cudaMemcpy of its output
 // races; a sync of stream_ (or of a copy of it) orders it; blas_ may hold any
 // stream, so nothing is claimed of it. Without the summaries (OPAQUE) no
 // handle's stream is known.
@@ -31,8 +33,10 @@
 // EXPORT: "handleMembers": [{{$}}
 // EXPORT-NEXT: {
 // EXPORT-NEXT: "name": "Context::solver_",
+// EXPORT-NEXT: "sameObject": true,
 // EXPORT-NEXT: "stream": "c:@S@Context@FI@stream_",
 // EXPORT: "name": "Context::blas_",
+// EXPORT-NEXT: "sameObject": true,
 // EXPORT-NEXT: "stream": "c:@S@Context@FI@stream_",
 // EXPORT-REBIND: "handleMembers": [{{$}}
 // EXPORT-REBIND-NEXT: {
@@ -84,7 +88,7 @@ int contextDirect(Context &c, float *A, float *work, int *ipiv, int *dInfo,
   cusolverDnSgetrf(c.solver_, n, n, A, n, work, ipiv, dInfo);
   int info = 0;
   cudaMemcpy(&info, dInfo, sizeof(int), cudaMemcpyDeviceToHost);
-  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'dInfo' on the legacy default stream may read it before the work that writes it on stream 'Context::stream_' has finished
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'dInfo' on the legacy default stream may read it before the work that writes it on stream 'c.stream_' has finished
   return info;
 }
 

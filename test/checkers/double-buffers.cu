@@ -4,7 +4,9 @@
 // (PointerValues.cpp); an element by an index that differs from the copy's
 // while its variables keep their values (`bufs[cur]` after a copy into
 // `bufs[1 - cur]`, `h[i % 2]` and `h[(i + 1) % 2]`, `k ^ 1`) is another
-// element (ElementIndices.h). What may make them one buffer again: a swap
+// element (ElementIndices.h), also through locals that stand for an element
+// or its index (`float *dst = bufs[1 - cur];`, `const int nxt = 1 - cur;`).
+// What may make them one buffer again: a swap
 // written without a temporary, an assignment on one path, a helper that
 // returns its argument, an alias by pointer arithmetic, the pointer stored
 // in an array, the array's elements changed, the index changed through an
@@ -336,5 +338,98 @@ void notIndex(const float *d, float *bufs[2], cudaStream_t s, int n) {
     consume(bufs[cur][0]);
     cudaStreamSynchronize(s);
     cur = !cur;
+  }
+}
+
+// Locals that stand for an element (FunctionFacts::definedAs): an index
+// kept in its own variable (`const int nxt = 1 - cur;`), pointers taken from
+// the slots (`float *dst = bufs[1 - cur];`), read where nothing since their
+// definition changed what they read.
+void nextIndexVariable(const float *d, float *bufs[2], cudaStream_t s, int n) {
+  int cur = 0;
+  cudaMemcpyAsync(bufs[0], d, 256, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  for (int i = 1; i < n; ++i) {
+    const int nxt = 1 - cur;
+    cudaMemcpyAsync(bufs[nxt], d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(bufs[cur][0]);
+    cudaStreamSynchronize(s);
+    cur = nxt;
+  }
+}
+
+// cur changed after nxt was defined: both now name the same slot.
+void nextIndexVariableChangedBetween(const float *d, float *bufs[2],
+                                     cudaStream_t s, int n) {
+  int cur = 0;
+  for (int i = 1; i < n; ++i) {
+    int nxt = 1 - cur;
+    cur = nxt;
+    cudaMemcpyAsync(bufs[nxt], d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(bufs[cur][0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'bufs[cur]' is read before the asynchronous device-to-host copy into it is known to be complete
+    cudaStreamSynchronize(s);
+  }
+}
+
+void localPointersFromIndices(const float *d, float *bufs[2], cudaStream_t s,
+                              int n) {
+  int cur = 0;
+  cudaMemcpyAsync(bufs[0], d, 256, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  for (int i = 1; i < n; ++i) {
+    float *dst = bufs[1 - cur];
+    float *src = bufs[cur];
+    cudaMemcpyAsync(dst, d + i * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(src[0]);
+    cudaStreamSynchronize(s);
+    cur = 1 - cur;
+  }
+}
+
+void localPointersSameIndex(const float *d, float *bufs[2], cudaStream_t s,
+                            int cur) {
+  float *dst = bufs[cur];
+  float *src = bufs[cur];
+  cudaMemcpyAsync(dst, d, 256, cudaMemcpyDeviceToHost, s);
+  consume(src[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'src' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+
+// The index changed between the two definitions: src is dst's slot.
+void localPointersIndexChangedBetween(const float *d, float *bufs[2],
+                                      cudaStream_t s, int cur) {
+  float *dst = bufs[1 - cur];
+  cur = 1 - cur;
+  float *src = bufs[cur];
+  cudaMemcpyAsync(dst, d, 256, cudaMemcpyDeviceToHost, s);
+  consume(src[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'src' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+
+// The slots changed after dst was taken: src may be dst's buffer.
+void localPointersSlotsChanged(const float *d, float *bufs[2], cudaStream_t s,
+                               int cur) {
+  float *dst = bufs[1 - cur];
+  bufs[cur] = dst;
+  float *src = bufs[cur];
+  cudaMemcpyAsync(dst, d, 256, cudaMemcpyDeviceToHost, s);
+  consume(src[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'src' is read before the asynchronous device-to-host copy into it is known to be complete
+  cudaStreamSynchronize(s);
+}
+
+void loopLocalRingPointers(const float *d, float *h[2], cudaStream_t s,
+                           int n) {
+  cudaMemcpyAsync(h[0], d, 256, cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  for (int i = 0; i < n; ++i) {
+    float *cur = h[i % 2];
+    float *next = h[(i + 1) % 2];
+    cudaMemcpyAsync(next, d + (i + 1) * 64, 256, cudaMemcpyDeviceToHost, s);
+    consume(cur[0]);
+    cudaStreamSynchronize(s);
   }
 }

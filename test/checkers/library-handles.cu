@@ -203,3 +203,90 @@ void handleRecreatedAfterInit(float *h, const float *x, float *y, int n) {
   cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, ctx.copy);
   cudaStreamSynchronize(ctx.copy);
 }
+
+// A setter inside a statement macro's `do { ... } while (0)` runs in line.
+#define BLAS_CHECK(call)                                                       \
+  do {                                                                         \
+    cublasStatus_t status_ = (call);                                           \
+    if (status_ != CUBLAS_STATUS_SUCCESS)                                      \
+      return;                                                                  \
+  } while (0)
+void setStreamInMacroThenOtherStream(float *h, const float *x, float *y,
+                                     int n, cudaStream_t s1, cudaStream_t s2) {
+  cublasHandle_t handle;
+  BLAS_CHECK(cublasCreate(&handle));
+  BLAS_CHECK(cublasSetStream(handle, s1));
+  BLAS_CHECK(cublasScopy(handle, n, x, 1, y, 1));
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, s2);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'y' on stream 's2' may read it before the work that writes it on stream 's1' has finished
+  cudaStreamSynchronize(s2);
+}
+
+// Given several streams: the latest setter before the routine names its
+// stream (a phase on a side stream, then the main one again). A setter
+// between the routine and the copy ends the claim, as any call of the
+// library not modelled does.
+void phaseOnSideStream(float *h, const float *x, float *y, int n,
+                       cudaStream_t main, cudaStream_t side) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetStream(handle, main);
+  cublasSetStream(handle, side);
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, main);
+  // CHECK: :[[@LINE-1]]:3: warning: the asynchronous device-to-host copy of 'y' on stream 'main' may read it before the work that writes it on stream 'side' has finished
+  cudaStreamSynchronize(main);
+  cublasSetStream(handle, main);
+}
+void phaseOnSideStreamSynced(float *h, const float *x, float *y, int n,
+                             cudaStream_t main, cudaStream_t side) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetStream(handle, main);
+  cublasSetStream(handle, side);
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaStreamSynchronize(side);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, main);
+  cudaStreamSynchronize(main);
+  cublasSetStream(handle, main);
+}
+// A setter under a branch may come between: no claim.
+void phaseMaybeOnSideStream(float *h, const float *x, float *y, int n,
+                            cudaStream_t main, cudaStream_t side, bool b) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetStream(handle, side);
+  if (b)
+    cublasSetStream(handle, main);
+  cublasScopy(handle, n, x, 1, y, 1);
+  cudaMemcpyAsync(h, y, n * sizeof(float), cudaMemcpyDeviceToHost, main);
+  cudaStreamSynchronize(main);
+}
+
+// A handle member given its object's own stream member by the class
+// (StreamOrigins::handleStream): `a.blas` runs on `a.stream`.
+struct BlasContext {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;
+  void init() {
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    cublasCreate(&blas);
+    cublasSetStream(blas, stream);
+  }
+};
+float scaleThenBlockingCopy(BlasContext &a, float *x, int n) {
+  const float two = 2;
+  cublasSscal(a.blas, n, &two, x, 1);
+  float v = 0;
+  cudaMemcpy(&v, x, sizeof(float), cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'x' on the legacy default stream may read it before the work that writes it on stream 'a.stream' has finished
+  return v;
+}
+float scaleThenSyncThenBlockingCopy(BlasContext &a, float *x, int n) {
+  const float two = 2;
+  cublasSscal(a.blas, n, &two, x, 1);
+  cudaStreamSynchronize(a.stream);
+  float v = 0;
+  cudaMemcpy(&v, x, sizeof(float), cudaMemcpyDeviceToHost);
+  return v;
+}
