@@ -97,7 +97,8 @@ StreamOrigins &AsyncCopyAnalysis::streamOrigins() {
         return std::nullopt;
       if (ConsultedHandles.insert(H).second)
         Consulted.push_back("%" + USR); // SummaryExport.cpp's "consults"
-      std::optional<std::string> Stream = Opts.Imported->handleMemberStream(USR);
+      std::optional<std::string> Stream =
+          Opts.Imported->handleMemberStream(USR);
       if (!Stream)
         return std::nullopt;
       for (const ValueDecl *C : Candidates)

@@ -511,11 +511,11 @@ EffectBuilder::statementOf(const Stmt *K) const {
 /// s)`, or a helper that sets it: handleStreamsGiven; every setter giving
 /// the same stream), when it comes before C in the source and its block
 /// holds C; of setters giving several streams, the latest before C in
-/// straight-line code; the legacy default stream for a handle this callable creates
-/// and never gives a stream; for a member or global handle this callable
-/// neither sets nor creates, the stream its setters elsewhere give it
-/// (FunctionFacts::heldByHandle). Else nullopt: set in a branch or a loop
-/// C is not in, by the caller, or to two streams.
+/// straight-line code; the legacy default stream for a handle this
+/// callable creates and never gives a stream; for a member or global
+/// handle this callable neither sets nor creates, the stream its setters
+/// elsewhere give it (FunctionFacts::heldByHandle). Else nullopt: set in a
+/// branch or a loop C is not in, or by the caller.
 std::optional<StreamRef>
 EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
   AccessPath H = AccessPath::of(Handle);

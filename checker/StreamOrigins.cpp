@@ -21,6 +21,18 @@
 namespace clang::tidy::cuda {
 namespace {
 
+/// The member or global an lvalue names (`s_`, `h->stream`, `g_stream`, a
+/// function's static local); else null.
+const ValueDecl *memberOrGlobalNamed(const Expr *E) {
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return dyn_cast<FieldDecl>(M->getMemberDecl());
+  if (const auto *R = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl());
+        V && V->hasGlobalStorage())
+      return V;
+  return nullptr;
+}
+
 /// The member or global a stream-handle lvalue names: `s_`, `h->stream`,
 /// `g_stream`, a function's static local (`static cudaStream_t s`, reached
 /// by callers through an accessor: staticReturned), an element of an array
@@ -34,13 +46,7 @@ const ValueDecl *handleDecl(const Expr *E) {
     const ValueDecl *D = handleDecl(Base);
     return D && D->getType()->isArrayType() ? D : nullptr;
   }
-  const ValueDecl *D = nullptr;
-  if (const auto *M = dyn_cast<MemberExpr>(E))
-    D = dyn_cast<FieldDecl>(M->getMemberDecl());
-  else if (const auto *R = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(R->getDecl());
-        V && V->hasGlobalStorage())
-      D = V;
+  const ValueDecl *D = memberOrGlobalNamed(E);
   if (!D)
     return nullptr;
   QualType T = D->getType();
@@ -53,16 +59,7 @@ const ValueDecl *handleDecl(const Expr *E) {
 /// `ctx->blas`, `g_handle`: isLibraryHandleType; not an array's element);
 /// else null.
 const ValueDecl *libraryHandleDecl(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParens();
-  const ValueDecl *D = nullptr;
-  if (const auto *M = dyn_cast<MemberExpr>(E))
-    D = dyn_cast<FieldDecl>(M->getMemberDecl());
-  else if (const auto *R = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(R->getDecl());
-        V && V->hasGlobalStorage())
-      D = V;
+  const ValueDecl *D = E ? memberOrGlobalNamed(E->IgnoreParens()) : nullptr;
   return D && isLibraryHandleType(D->getType()) &&
                  !D->getType()->isArrayType()
              ? cast<ValueDecl>(D->getCanonicalDecl())
@@ -236,12 +233,17 @@ public:
       if (handleDecl(C->getArg(0)))
         classify(C->getArg(0));
     // std::swap(s_, o.s_) of a move assignment: the values stay in the
-    // member.
+    // member (a library handle's too).
     if (isStdFunction(Callee, {"swap"}) && C->getNumArgs() == 2)
-      if (const ValueDecl *D = handleDecl(C->getArg(0));
-          D && handleDecl(C->getArg(1)) == D) {
-        classify(C->getArg(0));
-        classify(C->getArg(1));
+      for (bool Library : {false, true}) {
+        auto DeclOf = [&](const Expr *E) {
+          return Library ? libraryHandleDecl(E) : handleDecl(E);
+        };
+        if (const ValueDecl *D = DeclOf(C->getArg(0));
+            D && DeclOf(C->getArg(1)) == D) {
+          classify(C->getArg(0));
+          classify(C->getArg(1));
+        }
       }
     return true;
   }
@@ -448,7 +450,8 @@ private:
         C && C->getNumArgs() > 0 &&
         isStdFunction(C->getDirectCallee(), {"exchange", "move"}))
       V = C->getArg(0)->IgnoreParenImpCasts();
-    if (const auto *K = dyn_cast<CXXConstructExpr>(V); K && K->getNumArgs() == 1)
+    if (const auto *K = dyn_cast<CXXConstructExpr>(V);
+        K && K->getNumArgs() == 1)
       V = K->getArg(0)->IgnoreParenImpCasts();
     const ValueDecl *From = libraryHandleDecl(V);
     if (!From) {

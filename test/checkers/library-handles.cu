@@ -13,6 +13,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <utility>
 
 void setStreamThenOtherStream(float *h, const float *x, float *y, int n,
                               cudaStream_t s1, cudaStream_t s2) {
@@ -288,5 +289,30 @@ float scaleThenSyncThenBlockingCopy(BlasContext &a, float *x, int n) {
   cudaStreamSynchronize(a.stream);
   float v = 0;
   cudaMemcpy(&v, x, sizeof(float), cudaMemcpyDeviceToHost);
+  return v;
+}
+
+// An owner whose move assignment swaps its handle with the other owner's:
+// the handle still holds what the class's setter gave it.
+struct BlasOwner {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;
+  void init() {
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    cublasCreate(&blas);
+    cublasSetStream(blas, stream);
+  }
+  BlasOwner &operator=(BlasOwner &&o) {
+    std::swap(stream, o.stream);
+    std::swap(blas, o.blas);
+    return *this;
+  }
+};
+float ownerScaleThenBlockingCopy(BlasOwner &a, float *x, int n) {
+  const float two = 2;
+  cublasSscal(a.blas, n, &two, x, 1);
+  float v = 0;
+  cudaMemcpy(&v, x, sizeof(float), cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'x' on the legacy default stream may read it before the work that writes it on stream 'a.stream' has finished
   return v;
 }
