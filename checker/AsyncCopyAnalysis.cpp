@@ -88,34 +88,43 @@ StreamOrigins &AsyncCopyAnalysis::streamOrigins() {
       return It->second;
     };
   ImportedHandleStream ImportedHandle;
-  if (Opts.Imported)
+  StreamOrigins::ImportedHandleOther ImportedOther;
+  if (Opts.Imported) {
     ImportedHandle = [this](const ValueDecl *H,
                             llvm::ArrayRef<const ValueDecl *> Candidates)
         -> std::optional<const ValueDecl *> {
-      std::string USR = usrOf(H);
-      if (USR.empty())
-        return std::nullopt;
-      if (ConsultedHandles.insert(H).second)
-        Consulted.push_back("%" + USR); // SummaryExport.cpp's "consults"
-      std::optional<std::string> Stream =
-          Opts.Imported->handleMemberStream(USR);
+      const std::optional<std::string> &Stream = importedHandle(H).Stream;
       if (!Stream)
         return std::nullopt;
-      for (const ValueDecl *C : Candidates)
-        if (!Stream->empty() && usrOf(C) == *Stream)
-          return C;
-      return nullptr;
+      if (StreamDeclsByUSR.empty())
+        for (const ValueDecl *C : Candidates)
+          StreamDeclsByUSR.try_emplace(usrOf(C), C);
+      auto S = Stream->empty() ? StreamDeclsByUSR.end()
+                               : StreamDeclsByUSR.find(*Stream);
+      return S == StreamDeclsByUSR.end() ? nullptr : S->second;
     };
-  StreamOrigins::ImportedHandleOther ImportedOther;
-  if (Opts.Imported)
     ImportedOther = [this](const ValueDecl *H) {
-      std::string USR = usrOf(H);
-      return !USR.empty() && Opts.Imported->handleMemberOtherObject(USR);
+      return importedHandle(H).OtherObject;
     };
+  }
   Origins = std::make_unique<StreamOrigins>(Ctx, Model, std::move(Imported),
                                             std::move(ImportedHandle),
                                             std::move(ImportedOther));
   return *Origins;
+}
+
+const AsyncCopyAnalysis::ImportedHandle &
+AsyncCopyAnalysis::importedHandle(const ValueDecl *H) {
+  auto [It, New] = ImportedHandles.try_emplace(H);
+  if (!New)
+    return It->second;
+  std::string USR = usrOf(H);
+  if (USR.empty())
+    return It->second;
+  Consulted.push_back("%" + USR); // SummaryExport.cpp's "consults"
+  It->second.Stream = Opts.Imported->handleMemberStream(USR);
+  It->second.OtherObject = Opts.Imported->handleMemberOtherObject(USR);
+  return It->second;
 }
 
 CallerContexts &AsyncCopyAnalysis::callerContexts() {

@@ -29,6 +29,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/JSON.h"
 #include <chrono>
@@ -396,9 +397,19 @@ private:
   /// listed once among the consults).
   llvm::DenseMap<const ValueDecl *, std::optional<StreamOrigin>>
       ImportedOrigins;
-  /// Imported library handle members asked for (each listed once among the
-  /// consults).
-  llvm::DenseSet<const ValueDecl *> ConsultedHandles;
+  /// What the imported summaries say of a library handle member
+  /// (SummaryStore::handleMemberStream, handleMemberOtherObject): the USR
+  /// of its stream (nullopt: nothing said; empty: unknown), and whether a
+  /// setter gives it another object's stream. Asked once per handle (and
+  /// listed once among the consults).
+  struct ImportedHandle {
+    std::optional<std::string> Stream;
+    bool OtherObject = false;
+  };
+  const ImportedHandle &importedHandle(const ValueDecl *H);
+  llvm::DenseMap<const ValueDecl *, ImportedHandle> ImportedHandles;
+  /// The unit's stream members and globals by USR, built on first need.
+  llvm::StringMap<const ValueDecl *> StreamDeclsByUSR;
   std::unique_ptr<CallerContexts> Contexts;
   bool OverBudget = false;
   bool VisitCapped = false;

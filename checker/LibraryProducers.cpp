@@ -264,10 +264,10 @@ static bool isDenseDescriptor(QualType T) {
 /// returns, so that it may wait for its own work: a BLAS `result`, a
 /// cuSOLVER host output (`meig` of syevdx, `h_R_nrmF`, `h_err_sigma`, the
 /// mixed-precision solvers' `iter`, a Jacobi method's `residual` and
-/// `executed_sweeps`), a host
-/// workspace (`bufferOnHost` of cuSOLVER's 64-bit API), a size written to
-/// the host (`bufferSize1` of cusparseSpGEMM_workEstimation), a count that
-/// may be on the host (`nnzTotalDevHostPtr`).
+/// `executed_sweeps`), a host workspace (`bufferOnHost` of cuSOLVER's
+/// 64-bit API), a size written to the host (`bufferSize1` of
+/// cusparseSpGEMM_workEstimation), a count that may be on the host
+/// (`nnzTotalDevHostPtr`).
 static bool writesHost(const ParmVarDecl *P) {
   if (!P->getIdentifier() || !P->getType()->isPointerType() ||
       P->getType()->getPointeeType().isConstQualified())
@@ -296,15 +296,14 @@ std::optional<HandleRoutine> handleRoutine(const CallExpr *C,
         R.Outputs.push_back(I);
     return R;
   }
-  // Configuration, not routines: set/get, create/destroy, logging, the
-  // Xt/Lt layers, cuSOLVER's iterative-refinement parameters and its
-  // methods' settings and results (`cusolverDnXsyevjGetResidual`); size
+  // Configuration, not routines: set/get (anywhere in the name:
+  // `cusolverDnXsyevjGetResidual`), create/destroy, logging, the Xt/Lt
+  // layers, cuSOLVER's iterative-refinement parameters; size
   // queries (`_bufferSize`, `_buffer_size`) and sparsity counts (`nnz`),
   // which write the host. Batched routines write through arrays of
   // pointers.
-  for (llvm::StringRef Not : {"Set", "Get", "set_", "get_", "Create",
-                              "create", "Destroy", "destroy", "Logger",
-                              "Xt", "Lt", "IRS"})
+  for (llvm::StringRef Not : {"set_", "get_", "Create", "create", "Destroy",
+                              "destroy", "Logger", "Xt", "Lt", "IRS"})
     if (Rest.starts_with(Not))
       return std::nullopt;
   for (llvm::StringRef Not : {"Batched", "batched", "bufferSize", "BufferSize",

@@ -585,7 +585,7 @@ const Expr *FunctionFacts::definedAs(const VarDecl *V, const Stmt *At) const {
   // its variables, or of the array's elements (`bufs[0] = a`).
   auto ChangedIn = [&](const Stmt *S) {
     for (const auto &W : Writes)
-      if (Vars.count(W.first) && W.second != Def && within(W.second, S))
+      if (Vars.count(W.first) && within(W.second, S))
         return true;
     for (const auto &W : ElementWrites)
       if (Vars.count(W.first) && within(W.second, S))

@@ -390,10 +390,11 @@ const Expr *EffectBuilder::descriptorValues(const Expr *Descriptor) {
   for (const CallExpr *K : F.Calls) {
     std::optional<DescriptorBinding> B =
         descriptorBinding(K, K->getDirectCallee());
-    if (!B || relate(AccessPath::of(B->Descriptor), D) ==
-                  PathRelation::Distinct)
+    PathRelation Rel = B ? relate(AccessPath::of(B->Descriptor), D)
+                         : PathRelation::Distinct;
+    if (Rel == PathRelation::Distinct)
       continue;
-    if (relate(AccessPath::of(B->Descriptor), D) != PathRelation::Same ||
+    if (Rel != PathRelation::Same ||
         (Values && AccessPath::of(Values) != AccessPath::of(B->Values)))
       return nullptr;
     Values = B->Values;
@@ -519,8 +520,6 @@ EffectBuilder::statementOf(const Stmt *K) const {
 std::optional<StreamRef>
 EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
   AccessPath H = AccessPath::of(Handle);
-  const CallExpr *Set = nullptr;
-  std::optional<StreamRef> SetStream;
   bool Several = false; // setters giving different streams
   std::vector<std::pair<const CallExpr *, StreamRef>> Setters;
   const CallExpr *Created = nullptr; // the last creation of the handle
@@ -534,9 +533,7 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
         continue;
       if (Rel != PathRelation::Same || !On)
         return std::nullopt;
-      Several |= SetStream && !SetStream->sameStream(*On);
-      Set = Set ? Set : K;
-      SetStream = On;
+      Several |= !Setters.empty() && !Setters.back().second.sameStream(*On);
       Setters.push_back({K, *On});
     }
     if (isHandleCreation(KC) && K->getNumArgs() > 0)
@@ -554,12 +551,15 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
       return llvm::any_of(Setters,
                           [&](const auto &P) { return F.within(P.first, S); });
     };
+    std::vector<const Stmt *> Statements; // each setter's, as Setters
+    for (const auto &P : Setters)
+      Statements.push_back(statementOf(P.first).first);
     F.latestBefore(
         C,
         [&](const Stmt *S) {
-          for (const auto &P : Setters)
-            if (statementOf(P.first).first == S)
-              Latest = &P; // the last in S wins
+          for (size_t I = 0; I < Setters.size(); ++I)
+            if (Statements[I] == S)
+              Latest = &Setters[I]; // the last in S wins
           if (Latest)
             return FunctionFacts::WalkStep::Found;
           return SetterIn(S) ? FunctionFacts::WalkStep::Stop
@@ -573,6 +573,7 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
       return std::nullopt;
     return Latest->second;
   }
+  const CallExpr *Set = Setters.empty() ? nullptr : Setters.front().first;
   // Created anew after its stream was set: the new handle's is the NULL
   // stream, whichever the setter gave the old one.
   if (Set && Created &&
@@ -590,7 +591,7 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
         SM.isBeforeInTranslationUnit(
             SM.getExpansionLoc(Block->getEndLoc()), At))
       return std::nullopt;
-    return SetStream;
+    return Setters.front().second; // every setter's
   }
   // A member or global handle given its stream elsewhere (a context's
   // init, another unit): the stream every setter of it gives.

@@ -262,15 +262,16 @@ public:
   }
 
   bool VisitFieldDecl(FieldDecl *F) {
+    // A default member initialiser other than a null handle: some value.
+    bool Initialised = F->hasInClassInitializer() &&
+                       F->getInClassInitializer() &&
+                       !isNullHandle(F->getInClassInitializer(), Ctx);
     if (const ValueDecl *D = handleDecl(nullptr, F)) {
       H.StreamDecls.push_back(D);
-      if (F->hasInClassInitializer() && F->getInClassInitializer() &&
-          !isNullHandle(F->getInClassInitializer(), Ctx))
+      if (Initialised)
         unknown(D);
     }
-    if (isLibraryHandleType(F->getType()) && F->hasInClassInitializer() &&
-        F->getInClassInitializer() &&
-        !isNullHandle(F->getInClassInitializer(), Ctx))
+    if (Initialised && isLibraryHandleType(F->getType()))
       H.Unknown.insert(cast<ValueDecl>(F->getCanonicalDecl()));
     return true;
   }
@@ -278,14 +279,15 @@ public:
   /// An initialiser is a write: `static cudaStream_t s = [] { ...;
   /// cudaStreamCreateWithFlags(&t, f); return t; }();` a creation.
   bool VisitVarDecl(VarDecl *V) {
-    const ValueDecl *D = handleDecl(nullptr, V);
-    if (D && V->hasGlobalStorage())
+    if (!V->hasGlobalStorage())
+      return true;
+    bool Initialised = V->getInit() && !isNullHandle(V->getInit(), Ctx);
+    if (const ValueDecl *D = handleDecl(nullptr, V)) {
       H.StreamDecls.push_back(D);
-    if (D && V->hasGlobalStorage() && V->getInit() &&
-        !isNullHandle(V->getInit(), Ctx))
-      assigned(D, V->getInit());
-    if (V->hasGlobalStorage() && isLibraryHandleType(V->getType()) &&
-        V->getInit() && !isNullHandle(V->getInit(), Ctx))
+      if (Initialised)
+        assigned(D, V->getInit());
+    }
+    if (Initialised && isLibraryHandleType(V->getType()))
       H.Unknown.insert(cast<ValueDecl>(V->getCanonicalDecl()));
     return true;
   }
@@ -358,8 +360,12 @@ private:
   /// A value that keeps D's origin: a null handle, the same member of
   /// another object, or std::exchange / std::move of it.
   bool keepsOrigin(const Expr *V, const ValueDecl *D) {
-    if (isNullHandle(V, Ctx))
-      return true;
+    return isNullHandle(V, Ctx) || handleDecl(movedFrom(V)) == D;
+  }
+
+  /// The value V hands over: through std::exchange / std::move of it and a
+  /// copy or move constructor (`s_(o.s_)`, `h_(std::exchange(o.h_, {}))`).
+  static const Expr *movedFrom(const Expr *V) {
     V = V->IgnoreParenImpCasts();
     if (const auto *C = dyn_cast<CallExpr>(V);
         C && C->getNumArgs() > 0 &&
@@ -368,7 +374,7 @@ private:
     if (const auto *Ctor = dyn_cast<CXXConstructExpr>(V);
         Ctor && Ctor->getNumArgs() == 1)
       V = Ctor->getArg(0)->IgnoreParenImpCasts();
-    return handleDecl(V) == D;
+    return V;
   }
 
   /// D is given value V: its origin is kept, or V is a factory's created
@@ -445,14 +451,7 @@ private:
   void assignedHandle(const ValueDecl *D, const Expr *V) {
     if (isNullHandle(V, Ctx))
       return;
-    V = V->IgnoreParenImpCasts();
-    if (const auto *C = dyn_cast<CallExpr>(V);
-        C && C->getNumArgs() > 0 &&
-        isStdFunction(C->getDirectCallee(), {"exchange", "move"}))
-      V = C->getArg(0)->IgnoreParenImpCasts();
-    if (const auto *K = dyn_cast<CXXConstructExpr>(V);
-        K && K->getNumArgs() == 1)
-      V = K->getArg(0)->IgnoreParenImpCasts();
+    V = movedFrom(V);
     const ValueDecl *From = libraryHandleDecl(V);
     if (!From) {
       H.Unknown.insert(D);
