@@ -191,6 +191,11 @@ private:
   /// The buffer a sparse library's dense descriptor stands for here
   /// (descriptorBinding), or null.
   const Expr *descriptorValues(const Expr *Descriptor);
+  /// A helper's production on the stream a handle parameter holds
+  /// (HelperSummary::Production::OnHandleStream), at call C: the stream
+  /// the handle argument holds there.
+  std::optional<StreamRef> heldStreamAtCall(const CallExpr *C,
+                                            const HelperSummary::Production &P);
   std::optional<StreamRef> handleStreamAt(const CallExpr *C,
                                           const Expr *Handle);
   std::vector<std::pair<AccessPath, std::optional<StreamRef>>>

@@ -6,7 +6,8 @@
 // wrapping unsigned arithmetic too: `x + 1 == x` and `1 - x == x` have no
 // solution modulo 2^n).
 //
-// May call: AccessPath (integerConstant).
+// May call: IndexValues (indexConstant; evaluateAt, for
+// variables of few values).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,7 +75,7 @@ struct Linear {
 
 std::optional<Linear> linear(const Expr *E, const ASTContext &Ctx) {
   E = bare(E, Ctx);
-  if (auto C = integerConstant(E))
+  if (auto C = indexConstant(E, Ctx))
     return Linear{nullptr, 0, *C};
   if (const VarDecl *V = integerVar(E, Ctx))
     return Linear{V, 1, 0};
@@ -124,7 +125,7 @@ std::optional<Modular> modular(const Expr *E, const ASTContext &Ctx) {
   if (!Bin || (Bin->getOpcode() != BO_Rem && Bin->getOpcode() != BO_And))
     return std::nullopt;
   auto L = linear(Bin->getLHS(), Ctx);
-  auto M = integerConstant(bare(Bin->getRHS(), Ctx));
+  auto M = indexConstant(bare(Bin->getRHS(), Ctx), Ctx);
   if (!L || !L->X || !M || *M <= 0)
     return std::nullopt;
   if (Bin->getOpcode() == BO_And) {
@@ -149,7 +150,7 @@ xorOf(const Expr *E, const ASTContext &Ctx) {
   if (!integerVar(Var, Ctx))
     std::swap(Var, Const);
   const VarDecl *V = integerVar(Var, Ctx);
-  auto C = integerConstant(bare(Const, Ctx));
+  auto C = indexConstant(bare(Const, Ctx), Ctx);
   if (!V || !C)
     return std::nullopt;
   return std::make_pair(V, *C);
@@ -167,11 +168,37 @@ const VarDecl *negated(const Expr *E, const ASTContext &Ctx) {
 
 } // namespace
 
-bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx) {
-  if (!A || !B)
+/// L's value stays in [0, 2^Width) over X's interval I: unsigned
+/// arithmetic computes it without wrapping (a linear form is extreme at
+/// the ends of an interval).
+static bool staysInRange(const Linear &L, const IndexInterval &I,
+                         unsigned Width) {
+  constexpr long long Bound = 1LL << 62;
+  if (!L.X || Width == 0 || Width > 64 || L.A <= -Bound || L.A >= Bound)
     return false;
+  __int128 Top = (__int128(1) << Width) - 1;
+  for (__int128 X : {I.Lo, I.Hi}) {
+    __int128 V = __int128(L.A) * X + L.B;
+    if (V < 0 || V > Top)
+      return false;
+  }
+  return true;
+}
+
+/// The symbolic rules of indicesDiffer, on X's interval where known.
+static bool formsDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx,
+                        IndexRanges Ranges) {
   unsigned Width =
       std::max(wrapWidth(bare(A, Ctx), Ctx), wrapWidth(bare(B, Ctx), Ctx));
+  // Neither form wraps over its variable's interval: exact arithmetic.
+  auto Exact = [&](const Linear &LA, const Linear &LB) {
+    if (Width == 0)
+      return true;
+    std::optional<IndexInterval> I =
+        Ranges && LA.X ? Ranges(LA.X) : std::nullopt;
+    return I && LA.X == LB.X && staysInRange(LA, *I, Width) &&
+           staysInRange(LB, *I, Width);
+  };
   auto LA = linear(A, Ctx), LB = linear(B, Ctx);
   if (LA && LB) {
     if (!LA->X && !LB->X)
@@ -179,7 +206,7 @@ bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx) {
     if (LA->X != LB->X)
       return false; // another variable, or a constant against a variable
     if (LA->A == LB->A)
-      return apart(LA->B, LB->B, Width);
+      return apart(LA->B, LB->B, Exact(*LA, *LB) ? 0 : Width);
     // x + b1 == -x + b2: 2x == b2 - b1, never for an odd difference (in
     // wrapping arithmetic too).
     if (LA->A == -LB->A && (LA->A == 1 || LA->A == -1))
@@ -190,7 +217,7 @@ bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx) {
   // Wrapping arithmetic keeps residues only modulo a power of two.
   if (MA && MB && MA->M == MB->M && MA->L.X == MB->L.X &&
       MA->L.A == MB->L.A &&
-      (Width == 0 || (MA->M & (MA->M - 1)) == 0))
+      ((MA->M & (MA->M - 1)) == 0 || Exact(MA->L, MB->L)))
     return (MA->L.B - MB->L.B) % MA->M != 0;
   auto XA = xorOf(A, Ctx), XB = xorOf(B, Ctx);
   if (XA && XB && XA->first == XB->first)
@@ -199,8 +226,36 @@ bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx) {
   return (NA && NA == integerVar(B, Ctx)) || (NB && NB == integerVar(A, Ctx));
 }
 
+bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx,
+                   IndexRanges Ranges) {
+  if (!A || !B)
+    return false;
+  if (formsDiffer(A, B, Ctx, Ranges))
+    return true;
+  // Indices of one variable whose values are few: compare them at each.
+  std::set<const VarDecl *> Vars;
+  if (!indexExprVariables(A, Vars, Ctx) || !indexExprVariables(B, Vars, Ctx) ||
+      Vars.size() > 1)
+    return false;
+  const VarDecl *X = Vars.empty() ? nullptr : *Vars.begin();
+  IndexInterval I;
+  if (X) {
+    std::optional<IndexInterval> R = Ranges ? Ranges(X) : std::nullopt;
+    if (!R || R->Hi - R->Lo >= MaxEnumeratedValues)
+      return false;
+    I = *R;
+  }
+  for (__int128 V = I.Lo; V <= I.Hi; ++V) {
+    auto VA = evaluateAt(A, X, static_cast<long long>(V), Ctx);
+    auto VB = evaluateAt(B, X, static_cast<long long>(V), Ctx);
+    if (!VA || !VB || *VA == *VB)
+      return false;
+  }
+  return true;
+}
+
 bool differentElements(const AccessPath &A, const AccessPath &B,
-                       const ASTContext &Ctx) {
+                       const ASTContext &Ctx, IndexRanges Ranges) {
   using RK = AccessPath::RootKind;
   if (A.rootKind() != B.rootKind() ||
       (A.rootKind() != RK::Decl && A.rootKind() != RK::This) ||
@@ -217,7 +272,7 @@ bool differentElements(const AccessPath &A, const AccessPath &B,
     }
     if (SA.Front || SB.Front || !SA.IndexExpr || !SB.IndexExpr)
       return false;
-    if (indicesDiffer(SA.IndexExpr, SB.IndexExpr, Ctx))
+    if (indicesDiffer(SA.IndexExpr, SB.IndexExpr, Ctx, Ranges))
       return true;
     if (AccessPath::of(SA.IndexExpr) != AccessPath::of(SB.IndexExpr))
       return false; // not known to be the same element either
@@ -230,31 +285,8 @@ bool pathIndexVariables(const AccessPath &P, std::set<const VarDecl *> &Vars,
   bool Read = true;
   for (const PathStep &S : P.steps())
     if (S.K == PathStep::Index && S.IndexExpr)
-      Read &= indexVariables(S.IndexExpr, Vars, Ctx);
+      Read &= indexExprVariables(S.IndexExpr, Vars, Ctx);
   return Read;
-}
-
-bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars,
-                    const ASTContext &Ctx) {
-  const Expr *E = bare(Index, Ctx);
-  if (integerConstant(E))
-    return true;
-  if (const VarDecl *V = integerVar(E, Ctx)) {
-    Vars.insert(V);
-    return true;
-  }
-  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-    if (U->getOpcode() == UO_LNot) // through its conversion to bool
-      return indexVariables(U->getSubExpr()->IgnoreParenImpCasts(), Vars, Ctx);
-    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) &&
-           indexVariables(U->getSubExpr(), Vars, Ctx);
-  }
-  if (const auto *Bin = dyn_cast<BinaryOperator>(E))
-    return (Bin->isAdditiveOp() || Bin->isMultiplicativeOp() ||
-            Bin->isBitwiseOp()) &&
-           indexVariables(Bin->getLHS(), Vars, Ctx) &&
-           indexVariables(Bin->getRHS(), Vars, Ctx);
-  return false;
 }
 
 } // namespace clang::tidy::cuda

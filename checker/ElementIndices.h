@@ -10,7 +10,8 @@
 // constant indices (CopySite::Element), two elements of an array of
 // buffers are taken for two buffers.
 //
-// May call: AccessPath (integerConstant). Called by the Solver.
+// May call: AccessPath (integerConstant), IndexValues. Called by the
+// Solver.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_ELEMENTINDICES_H
 
 #include "AccessPath.h"
+#include "IndexValues.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include <set>
@@ -31,23 +33,23 @@ namespace clang::tidy::cuda {
 /// power of two alike), `x ^ c1` and `x ^ c2` (c1 != c2), `!x` and `x`, and
 /// two different constants. Unsigned arithmetic wraps: `k + 2147483648u`
 /// and `k - 2147483648u` are equal, `(k + 1) % 3` and `k % 3` may be;
-/// a narrowing cast may make two values one. False whenever it cannot tell.
-bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx);
+/// a narrowing cast may make two values one, unless the variable's
+/// interval (Ranges) keeps both forms from wrapping (a counter of `i < n`:
+/// `(i + 1) % 3` and `i % 3` differ). Where the variable's values are few
+/// (Ranges), any two indices evaluateAt follows are compared at each:
+/// `cur + 1 == 3 ? 0 : cur + 1` and `cur` for cur in [0, 2]. False
+/// whenever it cannot tell.
+bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx,
+                   IndexRanges Ranges = {});
 
 /// A and B part at an index step whose indices differ (indicesDiffer),
 /// after the same root and the same members and indices before it:
 /// `slots[cur].host` and `slots[cur ^ 1]`. Evaluated where the variables
-/// the indices read hold the same values in both.
+/// the indices read hold the same values in both, within Ranges.
 bool differentElements(const AccessPath &A, const AccessPath &B,
-                       const ASTContext &Ctx);
+                       const ASTContext &Ctx, IndexRanges Ranges = {});
 
-/// The variables an index expression reads, if it reads nothing else but
-/// integer constants through the operators indicesDiffer knows; false
-/// otherwise (a call, a member, a dereference).
-bool indexVariables(const Expr *Index, std::set<const VarDecl *> &Vars,
-                    const ASTContext &Ctx);
-
-/// The variables the indices of path P read (indexVariables of each), and
+/// The variables the indices of path P read (indexExprVariables of each), and
 /// whether every index reads nothing else.
 bool pathIndexVariables(const AccessPath &P, std::set<const VarDecl *> &Vars,
                         const ASTContext &Ctx);

@@ -26,6 +26,7 @@
 #include "AsyncCopyAnalysis.h"
 #include "CallerContexts.h"
 #include "CudaApiModel.h"
+#include "IndexValues.h"
 #include "StreamOrigins.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -400,6 +401,22 @@ public:
   /// boundConstant. The one value fact that loop bounds,
   /// branch conditions and arguments read. nullopt otherwise.
   std::optional<long long> knownValue(const VarDecl *V) const;
+  /// The values integer variable V may hold at At (IndexValues.cpp): a
+  /// local's from its declaration and every write of it, where each write
+  /// is one evaluateAt follows and the values stay few (`head = (head + 1)
+  /// % 3`: [0, 2]); a loop counter's in its loop's body, from its first
+  /// value and its test `i < e` (below the type's largest value; `i != e`
+  /// from 0 alike); the
+  /// constant bounds of its loop (loopRange). nullopt when unknown: a
+  /// parameter, a variable whose address escapes, another write.
+  std::optional<IndexInterval> valueRange(const VarDecl *V,
+                                          const Stmt *At) const;
+  /// Where S is a local that a math library's getter
+  /// (isHandleStreamGetter) gave the stream of a handle parameter, which
+  /// the callable neither changes nor gives a stream by a setter: that
+  /// parameter and the getter. nullopt otherwise.
+  std::optional<std::pair<const ParmVarDecl *, const FunctionDecl *>>
+  handleParamStream(const StreamRef &S) const;
   /// knownValue's variables being evaluated (`int n = n + 1;` ends).
   mutable llvm::SmallPtrSet<const VarDecl *, 4> ValuesOpen;
   /// The references to V among Candidates, from an index built on first
@@ -499,6 +516,10 @@ private:
   void indexRange(ElementRange &R, const Expr *Index, const Stmt *At) const;
   /// StreamRef::Supplied of a named stream's handle path (not Created).
   bool suppliedHandle(const AccessPath &P) const;
+  /// The one call local V is handed to by address, where every other use
+  /// of V reads its value (`hipStream_t s; rocblas_get_stream(h, &s);`):
+  /// the call that gives V its value. Null otherwise.
+  const CallExpr *outParamCall(const VarDecl *V) const;
   /// Is the handle at P given a value in this callable (assigned, created
   /// into)?
   bool handleWrittenHere(const AccessPath &P) const;
@@ -534,6 +555,13 @@ private:
   mutable std::optional<
       llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>>
       RefsIndex;
+  /// valueRange's interval from V's writes, memoized in WrittenRanges.
+  std::optional<IndexInterval> writtenRange(const VarDecl *V) const;
+  mutable llvm::DenseMap<const VarDecl *, std::optional<IndexInterval>>
+      WrittenRanges;
+  /// valueRange's interval of a counter of a loop around At.
+  std::optional<IndexInterval> counterRange(const VarDecl *V,
+                                            const Stmt *At) const;
   /// Writes of V (from Writes), indexed on first use (loopRange asks per
   /// loop variable).
   llvm::ArrayRef<const Stmt *> writesOf(const VarDecl *V) const;
@@ -598,6 +626,14 @@ const VarDecl *varOf(const Expr *E);
 /// (LoopFacts.cpp)
 bool onEveryPath(const ParentMap &PM, const ASTContext &Ctx, const Stmt *S,
                  const Stmt *Body);
+/// A for loop's init `int i = e` or `i = e`: the variable and e, or nulls.
+/// (LoopFacts.cpp)
+std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L);
+/// A for loop's test on its counter V, written with V on the left: `i < e`,
+/// `i <= e`, `i != e` (`e > i`, `e >= i`, `e != i` turned around); the
+/// operator and e, or BO_Comma and null. (LoopFacts.cpp)
+std::pair<BinaryOperatorKind, const Expr *> counterTest(const ForStmt *L,
+                                                        const VarDecl *V);
 
 } // namespace clang::tidy::cuda
 

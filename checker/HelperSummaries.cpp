@@ -391,7 +391,8 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
         StreamE = K->getConfig() ? arg(K->getConfig(), 3) : nullptr;
       else if (E)
         StreamE = arg(C, E->StreamArg);
-      if (StreamE && (outlivesCall(StreamE) || callOfParameters(StreamE)))
+      if (StreamE &&
+          (handleOutlivesCall(StreamE, F) || callOfParameters(StreamE)))
         SeedStream(F.streamOf(StreamE));
       else if (E && (E->StreamArg != NoArg ||
                       E->Role == ApiRole::BlockingTransfer ||
@@ -404,7 +405,7 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
       if (!E && !isa<CUDAKernelCallExpr>(C))
         for (const Expr *A : C->arguments())
           if (isStreamOrWrapper(A->getType()) &&
-              (outlivesCall(A) || callOfParameters(A)))
+              (handleOutlivesCall(A, F) || callOfParameters(A)))
             SeedStream(F.streamOf(A));
     }
   // Member functions (and lambdas) called on `this`, whose summaries name
@@ -424,6 +425,47 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     for (const StreamRef &St : CS->CaptureStreams)
       if (St.Path.isThisMember())
         SeedStream(St);
+  // Each element of a container of streams the caller names too, which a
+  // range-for over it may synchronize in turn (`for (cudaStream_t s :
+  // streams) cudaStreamSynchronize(s);`, s not told apart from any).
+  for (const CXXForRangeStmt *L : F.RangeLoops) {
+    std::optional<AccessPath> Range = F.loopContainer(L);
+    const auto *P = Range ? dyn_cast_or_null<ParmVarDecl>(Range->rootDecl())
+                          : nullptr;
+    const VarDecl *V = L->getLoopVariable();
+    if (!P || P->getDeclContext() != FD || F.MutatedVars.count(P) || !V ||
+        !isStreamOrWrapper(V->getType().getNonReferenceType()) ||
+        !(Range->steps().empty() || namedByCaller(*Range, F)))
+      continue;
+    StreamRef Every;
+    Every.K = StreamRef::Named;
+    Every.Path = Range->withAnyIndex();
+    Every.Spelling = spelling(L->getRangeInit(), Ctx) + "[...]";
+    ElementRange All;
+    All.Array = *Range;
+    All.Every = true;
+    Every.Elements = All;
+    SeedStream(Every);
+  }
+  // Member functions called on an object the caller names too (`void
+  // waitOn(const Stream &x) { x.synchronize(); }`): their members' streams
+  // as this helper names them (`x.s`).
+  for (const CallExpr *C : F.Calls) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!MC || isThis(MC->getImplicitObjectArgument()) ||
+        Model.lookup(Callee) || !summarizable(Callee, Ctx.getSourceManager()))
+      continue;
+    const HelperSummary *CS = R.summaryOf(Callee);
+    for (StreamRef St : CS ? CS->CaptureStreams : std::vector<StreamRef>{})
+      if (St.K == StreamRef::Named && St.Path.isThisMember() &&
+          namedAtCall(F, St.Path, St.Spelling, C) &&
+          namedByCaller(St.Path, F)) {
+        St.Fresh = St.OwnObject = false;
+        St.Elements = F.elementsOfPath(St.Path);
+        SeedStream(St);
+      }
+  }
   const CXXMethodDecl *Op = lambdaOperator(FD);
   if (Op)
     for (const VarDecl *V : capturedVars(Op))
@@ -661,6 +703,11 @@ SummarySeeds::extract(const CallableRun &R, FunctionFacts &F,
                namedByCaller(P.Stream.Path, F)) {
       Pr.On = HelperSummary::Production::OnNamedStream;
       Pr.Stream = P.Stream;
+    } else if (auto Held = F.handleParamStream(P.Stream);
+               Held && Held->first->getDeclContext() == Def) {
+      Pr.On = HelperSummary::Production::OnHandleStream;
+      Pr.StreamParam = Held->first->getFunctionScopeIndex();
+      Pr.Getter = Held->second;
     } else {
       continue; // a stream the caller cannot name
     }

@@ -251,15 +251,23 @@ struct HelperSummary {
   /// kernel<<<.., stream_>>>(d_counts_); }`, `produce(st, d)` on
   /// `st.compute`), keyed as in the helper and rebased at the call
   /// (namedAtCall); such productions are not exported.
+  /// Or on the stream a math library handle parameter holds, read by the
+  /// helper with the library's getter (`hipStream_t s;
+  /// rocblas_get_stream(handle, &s); kernel<<<.., s>>>(d);`, the helper
+  /// giving the handle no stream): at the call, the stream the argument
+  /// holds there (EffectBuilder::handleStreamAt), else one the caller is
+  /// handed (StreamRef::Supplied), named by the getter's call. Not exported.
   struct Production {
     unsigned BufferParam = 0;
     enum Where {
       OnStreamParam,
       CurrentStream,
       LegacyStream,
-      OnNamedStream ///< Stream
+      OnNamedStream, ///< Stream
+      OnHandleStream ///< of handle parameter StreamParam, read by Getter
     } On = LegacyStream;
     unsigned StreamParam = 0;
+    const FunctionDecl *Getter = nullptr; ///< OnHandleStream
     StreamRef Stream; ///< OnNamedStream
     /// The buffer, when it is not parameter BufferParam: its whole region.
     std::optional<AccessPath> NamedBuffer;

@@ -197,7 +197,9 @@ bool streamAtCall(FunctionFacts &F, StreamRef &S, const Expr *Call,
     S.Path = F.handleValue(S.Path); // `g.s_` of `Guard g(s)` is s
     S.NonBlocking = F.isNonBlockingStream(S.Path);
     F.applyOrigin(S); // a member's or global's origin holds unit-wide
-    S.Elements.reset(); // the helper's loops are not the caller's
+    // The helper's loops are not the caller's: the elements its constant
+    // or rebased index names (`v[0]` of `syncFirst(streams)`), or none.
+    S.Elements = F.elementsOfPath(S.Path);
   }
   return true;
 }

@@ -3,10 +3,34 @@
 #include "HostAccess.h"
 #include "ExprUtils.h"
 #include "TorchModel.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
 namespace clang::tidy::cuda {
+
+/// Pointer Arg is passed to the variable arguments of a printf-style
+/// function (clang's format attribute, which it also gives the C library's
+/// printf family) as a pointer to void or to a floating type: C11
+/// 7.21.6.1 leaves it only the `%p` conversion, which prints the address
+/// and reads nothing it points to (`%s` takes a character array, `%n` an
+/// integer).
+static bool printedAsAddress(const CallExpr *C, const Expr *Arg) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  const auto *FA = FD ? FD->getAttr<FormatAttr>() : nullptr;
+  if (!FA || !FA->getType() || isa<CXXMethodDecl>(FD) ||
+      FA->getFirstArg() == 0 ||
+      FA->getType()->getName().trim('_') != "printf")
+    return false;
+  QualType T = Arg->getType();
+  if (!T->isPointerType() || !(T->getPointeeType()->isVoidType() ||
+                               T->getPointeeType()->isRealFloatingType()))
+    return false;
+  for (unsigned I = FA->getFirstArg() - 1; I < C->getNumArgs(); ++I)
+    if (C->getArg(I)->IgnoreImpCasts() == Arg->IgnoreImpCasts())
+      return true;
+  return false;
+}
 
 std::optional<HostAccess> classifyHostAccess(const Expr *Node,
                                              const HostAccessContext &Ctx) {
@@ -197,6 +221,8 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         return std::nullopt; // its own transfer function handles the argument
       if (!Element && !pointerExchanges(C).empty())
         return std::nullopt; // std::swap(a, b): rebinds, reads nothing
+      if (!Element && printedAsAddress(C, cast<Expr>(Cur)))
+        return std::nullopt; // printf("%p", (void *)h)
       if (!Element &&
           Ctx.isSummarizable(C->getDirectCallee()))
         return std::nullopt; // applyHelper decides from the helper's summary

@@ -235,6 +235,18 @@ bool isHandleStreamSetter(const FunctionDecl *Callee) {
       Callee->getName());
 }
 
+bool isHandleStreamGetter(const FunctionDecl *Callee) {
+  llvm::StringRef Lib = handleLibrary(Callee);
+  if (Lib.empty() || Callee->getNumParams() != 2)
+    return false;
+  return llvm::is_contained(
+      {"cublasGetStream_v2", "cublasGetStream", "hipblasGetStream",
+       "rocblas_get_stream", "cusolverDnGetStream", "hipsolverGetStream",
+       "hipsolverDnGetStream", "cusparseGetStream", "hipsparseGetStream",
+       "rocsparse_get_stream"},
+      Callee->getName());
+}
+
 bool isHandleCreation(const FunctionDecl *Callee) {
   if (!Callee || !Callee->getIdentifier() || Callee->getNumParams() == 0)
     return false;

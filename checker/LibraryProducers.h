@@ -154,6 +154,11 @@ bool isHandleLibraryCall(const FunctionDecl *Callee);
 /// cublasSetStream(handle, stream) and its kin: handle argument 0, stream
 /// argument 1.
 bool isHandleStreamSetter(const FunctionDecl *Callee);
+/// cublasGetStream(handle, &stream) and its kin (cuBLAS, hipBLAS, rocBLAS,
+/// cuSOLVER, hipSOLVER, cuSPARSE, hipSPARSE, rocSPARSE: each library's
+/// "GetStream" / "get_stream"): the stream the handle holds, written to
+/// argument 1; handle argument 0.
+bool isHandleStreamGetter(const FunctionDecl *Callee);
 /// cublasCreate(&handle), cufftPlan1d(&plan, ...) and their kin: argument 0
 /// points to the new handle, whose stream is the legacy default stream.
 bool isHandleCreation(const FunctionDecl *Callee);

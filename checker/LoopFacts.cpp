@@ -37,8 +37,7 @@ static std::pair<const Expr *, const Expr *> subscriptOf(const Expr *E) {
   return {nullptr, nullptr};
 }
 
-/// A for loop's init `int i = e` or `i = e`: the variable and e.
-static std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L) {
+std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L) {
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit())) {
     const auto *V =
         DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
@@ -51,10 +50,7 @@ static std::pair<const VarDecl *, const Expr *> forInit(const ForStmt *L) {
   return {nullptr, nullptr};
 }
 
-/// A for loop's test on its counter V, written with V on the left: `i < e`,
-/// `i <= e`, `i != e` (`e > i`, `e >= i`, `e != i` turned around); the
-/// operator and e, or null.
-static std::pair<BinaryOperatorKind, const Expr *>
+std::pair<BinaryOperatorKind, const Expr *>
 counterTest(const ForStmt *L, const VarDecl *V) {
   const auto *C = dyn_cast_or_null<BinaryOperator>(
       L->getCond() ? L->getCond()->IgnoreParenImpCasts() : nullptr);
@@ -556,7 +552,7 @@ static bool aliasVariables(const Expr *Def, bool Pointer,
                            const ASTContext &Ctx) {
   Def = Def->IgnoreParenImpCasts();
   if (!Pointer)
-    return indexVariables(Def, Vars, Ctx) && !Vars.empty();
+    return indexExprVariables(Def, Vars, Ctx) && !Vars.empty();
   const auto *A = dyn_cast<ArraySubscriptExpr>(Def);
   if (!A)
     return false;
@@ -566,7 +562,7 @@ static bool aliasVariables(const Expr *Def, bool Pointer,
   if (!Array || Array->getType()->isReferenceType())
     return false;
   Vars.insert(Array);
-  return indexVariables(A->getIdx(), Vars, Ctx);
+  return indexExprVariables(A->getIdx(), Vars, Ctx);
 }
 
 const Expr *FunctionFacts::definedAs(const VarDecl *V, const Stmt *At) const {

@@ -273,6 +273,7 @@ void EffectBuilder::addHelperProducers(const CallExpr *C,
       continue; // a defaulted stream argument: not followed
     std::optional<StreamRef> On =
         P.On == Production::OnNamedStream ? namedStreamAtCall(F, P.Stream, C)
+        : P.On == Production::OnHandleStream ? heldStreamAtCall(C, P)
         : P.On == Production::CurrentStream
             ? std::optional(F.currentStreamAt(C->getBeginLoc()))
             : std::optional(F.streamOf(StreamArg)); // or the legacy stream
@@ -608,6 +609,29 @@ EffectBuilder::handleStreamAt(const CallExpr *C, const Expr *Handle) {
   Null.K = StreamRef::Legacy;
   Null.Spelling = "0";
   return Null;
+}
+
+std::optional<StreamRef>
+EffectBuilder::heldStreamAtCall(const CallExpr *C,
+                                const HelperSummary::Production &P) {
+  const Expr *Handle = paramArg(C, static_cast<int>(P.StreamParam));
+  if (!Handle || !P.Getter)
+    return std::nullopt;
+  if (std::optional<StreamRef> Set = handleStreamAt(C, Handle))
+    return Set;
+  // A handle the caller is handed, or one it gives a stream the check does
+  // not follow: the stream its getter would give there, which the caller
+  // may name otherwise (a call's path: told apart from no named stream).
+  AccessPath H = AccessPath::of(Handle);
+  if (H.rootKind() != AccessPath::RootKind::Decl &&
+      H.rootKind() != AccessPath::RootKind::This)
+    return std::nullopt;
+  StreamRef S;
+  S.K = StreamRef::Named;
+  S.Supplied = true;
+  S.Path = AccessPath::ofCallee(P.Getter, {H});
+  S.Spelling = (P.Getter->getName() + "(" + spelling(Handle, Ctx) + ")").str();
+  return S;
 }
 
 /// A thrust algorithm with a CUDA policy: device work on the policy's

@@ -125,9 +125,11 @@ bool Solver::otherBuffer(const PendingCopy &P, const AccessPath &Access,
     return true; // through a pointer that holds another buffer here
   // `bufs[cur]` after a copy into `bufs[1 - cur]` (or through locals that
   // stand for them: `src` and `dst`).
+  auto Ranges = [&](const VarDecl *V) { return F.valueRange(V, At); };
   return P.IndicesHeld &&
          differentElements(Effects.Copies[P.Site]->elementPath(),
-                           At ? F.expandAliases(Access, At) : Access, Ctx);
+                           At ? F.expandAliases(Access, At) : Access, Ctx,
+                           Ranges);
 }
 
 void Solver::report(const PendingState &St, const std::string &Buffer,

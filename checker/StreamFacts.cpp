@@ -351,7 +351,11 @@ bool FunctionFacts::suppliedHandle(const AccessPath &P) const {
     return false;
   if (V->getInit())
     return !MutatedVars.count(V) && !AddressTaken.count(V);
-  unsigned OutArgs = 0;
+  return outParamCall(V) != nullptr;
+}
+
+const CallExpr *FunctionFacts::outParamCall(const VarDecl *V) const {
+  const CallExpr *Out = nullptr;
   for (const DeclRefExpr *D : refsOf(V)) {
     const Stmt *Up = PM.getParentIgnoreParens(D);
     if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
@@ -359,15 +363,35 @@ bool FunctionFacts::suppliedHandle(const AccessPath &P) const {
       continue;
     const auto *U = dyn_cast_or_null<UnaryOperator>(Up);
     if (!U || U->getOpcode() != UO_AddrOf)
-      return false;
+      return nullptr;
     const Stmt *Arg = U;
     while (isa_and_nonnull<ImplicitCastExpr, CStyleCastExpr, ParenExpr,
                            CXXReinterpretCastExpr>(PM.getParent(Arg)))
       Arg = PM.getParent(Arg);
-    if (!isa_and_nonnull<CallExpr>(PM.getParent(Arg)) || ++OutArgs > 1)
-      return false;
+    const auto *C = dyn_cast_or_null<CallExpr>(PM.getParent(Arg));
+    if (!C || Out)
+      return nullptr;
+    Out = C;
   }
-  return OutArgs == 1;
+  return Out;
+}
+
+std::optional<std::pair<const ParmVarDecl *, const FunctionDecl *>>
+FunctionFacts::handleParamStream(const StreamRef &S) const {
+  const auto *V = S.K == StreamRef::Named && S.Supplied && S.Path.steps().empty()
+                      ? dyn_cast_or_null<VarDecl>(S.Path.rootDecl())
+                      : nullptr;
+  const CallExpr *Get = V && !isa<ParmVarDecl>(V) ? outParamCall(V) : nullptr;
+  if (!Get || !isHandleStreamGetter(Get->getDirectCallee()))
+    return std::nullopt;
+  const auto *H = dyn_cast_or_null<ParmVarDecl>(namedDecl(Get->getArg(0)));
+  if (!H || MutatedVars.count(H) || AddressTaken.count(H))
+    return std::nullopt;
+  for (const CallExpr *K : Calls)
+    if (isHandleStreamSetter(K->getDirectCallee()) && K->getNumArgs() == 2 &&
+        namedDecl(K->getArg(0)) == H)
+      return std::nullopt; // given a stream here
+  return std::make_pair(H, Get->getDirectCallee());
 }
 
 namespace {

@@ -436,8 +436,9 @@ Object Exporter::run(const HelperSummary &S, std::string USR) {
   O["copies"] = std::move(Copies);
   Array Produces;
   for (const HelperSummary::Production &P : S.Produces) {
-    if (P.NamedBuffer || P.On == HelperSummary::Production::OnNamedStream)
-      continue; // by paths the caller names (not exported)
+    if (P.NamedBuffer || P.On == HelperSummary::Production::OnNamedStream ||
+        P.On == HelperSummary::Production::OnHandleStream)
+      continue; // by paths the caller names, by a getter (not exported)
     const char *On = P.On == HelperSummary::Production::OnStreamParam
                          ? "param"
                      : P.On == HelperSummary::Production::CurrentStream

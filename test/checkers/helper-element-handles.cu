@@ -1,9 +1,9 @@
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 | FileCheck %s --implicit-check-not='warning:'
 
-// Elements of an array of events that a helper names by its parameter
-// (`cudaEventRecord(ev_[i], s_)` in `markDone(int i)`): the caller names
-// the same element by the argument, `ev_[0]` at `markDone(0)` (the first
-// adversarial round's program 49). Kept only where the helper never
+// Elements of an array of events (and of streams, below) that a helper
+// names by its parameter (`cudaEventRecord(ev_[i], s_)` in `markDone(int
+// i)`): the caller names the same element by the argument, `ev_[0]` at
+// `markDone(0)` (the first adversarial round's program 49). Kept only where the helper never
 // changes the index; an element the caller cannot name is not followed.
 // Each negative beside the positive that differs in one thing.
 
@@ -102,6 +102,78 @@ void pointerParamRecordedFirst(float *h, const float *d, cudaStream_t s,
   recordAt(evs, 2, s);
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
   cudaEventSynchronize(evs[2]);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+
+// Streams alike: a helper that synchronizes an element of an array or a
+// container of streams the caller hands over or its object holds
+// (`cudaStreamSynchronize(v[0])`) synchronizes the caller's element (the
+// twentieth round's c70, c10, c68).
+void syncFirst(const std::vector<cudaStream_t> &v) {
+  cudaStreamSynchronize(v[0]);
+}
+void vectorElementSynced(float *h, const float *d,
+                         std::vector<cudaStream_t> &streams) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streams[0]);
+  syncFirst(streams);
+  consume(h[0]);
+}
+void vectorOtherElementSynced(float *h, const float *d,
+                              std::vector<cudaStream_t> &streams) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streams[1]);
+  syncFirst(streams);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+struct StreamPool {
+  cudaStream_t v[2];
+  void sync0() { cudaStreamSynchronize(v[0]); }
+};
+void memberElementSynced(float *h, const float *d, StreamPool &p) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, p.v[0]);
+  p.sync0();
+  consume(h[0]);
+}
+void memberOtherElementSynced(float *h, const float *d, StreamPool &p) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, p.v[1]);
+  p.sync0();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+void capturedElementSynced(float *h, const float *d) {
+  cudaStream_t streams[2];
+  cudaStreamCreate(&streams[0]);
+  cudaStreamCreate(&streams[1]);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streams[1]);
+  auto fin = [&] { cudaStreamSynchronize(streams[1]); };
+  fin();
+  consume(h[0]);
+  auto other = [&] { cudaStreamSynchronize(streams[0]); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streams[1]);
+  other();
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
+}
+// Every element in turn, by a range-for over the container (c70): a copy
+// on any element is synchronized; one on a stream created here, which the
+// caller's container cannot hold, is not.
+void syncAll(const std::vector<cudaStream_t> &v) {
+  for (cudaStream_t s : v)
+    cudaStreamSynchronize(s);
+}
+void vectorEverySynced(float *h, const float *d,
+                       std::vector<cudaStream_t> &streams) {
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, streams[1]);
+  syncAll(streams);
+  consume(h[0]);
+}
+void createdNotInVector(float *h, const float *d,
+                        std::vector<cudaStream_t> &streams) {
+  cudaStream_t t;
+  cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, t);
+  syncAll(streams);
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
 }
