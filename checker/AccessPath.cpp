@@ -49,9 +49,50 @@ AccessPath AccessPath::ofDecl(const ValueDecl *D) {
   return P;
 }
 
+/// The range a range-for's loop variable V runs over (C++ [stmt.ranged]:
+/// `auto &&__range = range; auto __begin = begin-expr; ... V = *__begin;`),
+/// from V's initialiser; null for any other variable.
+static const Expr *loopRangeOf(const VarDecl *V) {
+  if (!V->isCXXForRangeDecl() || !V->getInit())
+    return nullptr;
+  const Expr *Deref = V->getInit()->IgnoreParenImpCasts();
+  const Expr *Iter = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(Deref);
+      U && U->getOpcode() == UO_Deref)
+    Iter = U->getSubExpr();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Deref);
+           Op && Op->getOperator() == OO_Star && Op->getNumArgs() == 1)
+    Iter = Op->getArg(0);
+  auto VarOf = [](const Expr *E) -> const VarDecl * {
+    const auto *D =
+        dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  };
+  const VarDecl *Begin = VarOf(Iter);
+  const Expr *BeginInit =
+      Begin && Begin->isImplicit() && Begin->getInit()
+          ? Begin->getInit()->IgnoreParenImpCasts()
+          : nullptr;
+  // `__range` (an array), `__range.begin()`, `begin(__range)`.
+  const Expr *RangeRef = BeginInit;
+  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(BeginInit))
+    RangeRef = MC->getImplicitObjectArgument();
+  else if (const auto *C = dyn_cast_or_null<CallExpr>(BeginInit);
+           C && C->getNumArgs() == 1)
+    RangeRef = C->getArg(0);
+  const VarDecl *Range = VarOf(RangeRef);
+  return Range && Range->isImplicit() && Range->getInit() ? Range->getInit()
+                                                         : nullptr;
+}
+
 AccessPath AccessPath::ofVar(const VarDecl *V) {
   if (const Expr *Object = referentOf(V))
     return of(Object);
+  // A range-for's reference to the element of this iteration: one of the
+  // range's elements, as `bufs[i]` of a loop over i is.
+  if (V->getType()->isReferenceType())
+    if (const Expr *Range = loopRangeOf(V))
+      return of(Range).withAnyIndex();
   return ofDecl(V);
 }
 

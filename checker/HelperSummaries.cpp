@@ -425,17 +425,21 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
     for (const StreamRef &St : CS->CaptureStreams)
       if (St.Path.isThisMember())
         SeedStream(St);
-  // Each element of a container of streams the caller names too, which a
-  // range-for over it may synchronize in turn (`for (cudaStream_t s :
-  // streams) cudaStreamSynchronize(s);`, s not told apart from any).
+  // Each element of a container of streams the caller names too (a
+  // parameter, a member of one or of `this`, a global), which a range-for
+  // over it may synchronize in turn (`for (cudaStream_t s : streams)
+  // cudaStreamSynchronize(s);`, s not told apart from any; a destructor's
+  // `for (auto s : streams_)`).
   for (const CXXForRangeStmt *L : F.RangeLoops) {
     std::optional<AccessPath> Range = F.loopContainer(L);
     const auto *P = Range ? dyn_cast_or_null<ParmVarDecl>(Range->rootDecl())
                           : nullptr;
     const VarDecl *V = L->getLoopVariable();
-    if (!P || P->getDeclContext() != FD || F.MutatedVars.count(P) || !V ||
+    if (!Range || !V ||
         !isStreamOrWrapper(V->getType().getNonReferenceType()) ||
-        !(Range->steps().empty() || namedByCaller(*Range, F)))
+        !(namedByCaller(*Range, F) ||
+          (P && P->getDeclContext() == FD && !F.MutatedVars.count(P) &&
+           Range->steps().empty())))
       continue;
     StreamRef Every;
     Every.K = StreamRef::Named;

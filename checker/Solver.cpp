@@ -375,12 +375,22 @@ std::optional<PendingState> Solver::run() {
         ExitOut = RunBlock(*B, false, &*H->Back);
       if (H->Entry && !H->Certain) {
         PendingState Skip = RunBlock(*B, false, &*H->Entry);
+        // A stream of an element of the container (`s[0]`, `objs[0].s_`):
+        // where the loop runs no iteration, the container has none.
+        auto OfElement = [&](const StreamRef &On) {
+          if (!H->Container)
+            return false;
+          if (On.Elements && On.Elements->Array == *H->Container)
+            return true;
+          size_t N = H->Container->steps().size();
+          return On.K == StreamRef::Named && On.Path.within(*H->Container) &&
+                 On.Path.steps().size() > N &&
+                 On.Path.steps()[N].K == PathStep::Index;
+        };
         for (auto It = Skip.Pending.begin(); It != Skip.Pending.end();) {
           const StreamRef &On = Effects.Copies[It->first]->Stream;
           // `for (i < n) copy(s[i]); for (i < n) sync(s[i]);`
-          if ((H->Container && On.Elements &&
-               On.Elements->Array == *H->Container) ||
-              H->IssuedWhereFirstRan.count(It->first))
+          if (OfElement(On) || H->IssuedWhereFirstRan.count(It->first))
             It = Skip.Pending.erase(It);
           else
             ++It;

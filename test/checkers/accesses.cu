@@ -358,6 +358,26 @@ void printfElementAfterSync(const float *d, cudaStream_t s) {
   printf("%f\n", h[0]);
 }
 
+// The address printed (`%p`, the only conversion a pointer to void or to
+// a floating type may take, C11 7.21.6.1) reads nothing it points to; a
+// character pointer may be `%s`, which reads the string.
+void printfAddress(const float *d, cudaStream_t s) {
+  float *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  printf("copy -> %p\n", static_cast<void *>(h));
+  fprintf(stderr, "%p\n", (void *)h);
+  cudaStreamSynchronize(s);
+}
+void printfCharPointer(const char *d, cudaStream_t s) {
+  char *h;
+  cudaMallocHost(&h, 64);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s);
+  printf("%s\n", h);
+  // CHECK: :[[@LINE-1]]:18: warning: 'h' is passed to 'printf' before the asynchronous device-to-host copy into it is known to be complete [cuda-async-read-before-sync]
+  cudaStreamSynchronize(s);
+}
+
 void opaqueUserFunction(const float *d, cudaStream_t s) {
   float *h;
   cudaMallocHost(&h, 64);

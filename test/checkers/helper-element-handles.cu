@@ -177,3 +177,31 @@ void createdNotInVector(float *h, const float *d,
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy
 }
+// A destructor that synchronizes every stream its object holds (c10): the
+// copies on them are complete once the object is gone, not before.
+class OwnedStreams {
+public:
+  explicit OwnedStreams(int n) : streams_(n) {
+    for (auto &s : streams_)
+      cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  }
+  ~OwnedStreams() {
+    for (auto s : streams_)
+      cudaStreamSynchronize(s);
+  }
+  cudaStream_t at(size_t i) const { return streams_[i % streams_.size()]; }
+
+private:
+  std::vector<cudaStream_t> streams_;
+};
+void destroyedBeforeRead(float *h, const float *d) {
+  {
+    OwnedStreams pool(4);
+    for (size_t c = 0; c < 8; ++c)
+      cudaMemcpyAsync(h + c * 16, d + c * 16, 64, cudaMemcpyDeviceToHost,
+                      pool.at(c));
+    consume(h[0]);
+    // CHECK: :[[@LINE-1]]:13: warning: 'h' is read before the asynchronous device-to-host copy
+  }
+  consume(h[0]);
+}
