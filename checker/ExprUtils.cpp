@@ -38,7 +38,17 @@ const Expr *smartPointerHeld(const Expr *E) {
     if (M && (!M->getIdentifier() || M->getName() != "get"))
       M = nullptr;
   }
-  return M && isStdSmartPointer(M->getParent()) ? Object : nullptr;
+  // libstdc++ declares shared_ptr's operator-> and get() in a base class
+  // (__shared_ptr_access, __shared_ptr), called on the object converted to
+  // it: the object's own type says.
+  return M && Object &&
+                 (isStdSmartPointer(M->getParent()) ||
+                  isStdSmartPointer(Object->IgnoreParenImpCasts()
+                                        ->getType()
+                                        .getNonReferenceType()
+                                        ->getAsCXXRecordDecl()))
+             ? Object
+             : nullptr;
 }
 
 void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {

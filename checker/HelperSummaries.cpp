@@ -96,6 +96,10 @@ bool outlivesCall(const Expr *E) {
   bool Member = false;
   while (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
     E = strip(M->getBase());
+    // `ctx->stream` of a std::shared_ptr / std::unique_ptr: a member of the
+    // object it holds, which the caller reaches through its own pointer.
+    if (const Expr *Held = smartPointerHeld(E))
+      E = strip(Held);
     Member = true;
   }
   if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E); D && Member)

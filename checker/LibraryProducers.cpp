@@ -223,28 +223,31 @@ bool isHandleLibraryCall(const FunctionDecl *Callee) {
   return !handleLibrary(Callee).empty();
 }
 
-bool isHandleStreamSetter(const FunctionDecl *Callee) {
+/// A math library's function of (handle, stream or stream pointer) whose
+/// name is one of Names.
+static bool handleStreamFunction(const FunctionDecl *Callee,
+                                 std::initializer_list<llvm::StringRef> Names) {
   llvm::StringRef Lib = handleLibrary(Callee);
-  if (Lib.empty() || Callee->getNumParams() != 2)
-    return false;
-  return llvm::is_contained(
+  return !Lib.empty() && Callee->getNumParams() == 2 &&
+         llvm::is_contained(Names, Callee->getName());
+}
+
+bool isHandleStreamSetter(const FunctionDecl *Callee) {
+  return handleStreamFunction(
+      Callee,
       {"cublasSetStream_v2", "cublasSetStream", "hipblasSetStream",
        "rocblas_set_stream", "cusolverDnSetStream", "hipsolverSetStream",
        "hipsolverDnSetStream", "cusparseSetStream", "hipsparseSetStream",
-       "rocsparse_set_stream", "cufftSetStream", "hipfftSetStream"},
-      Callee->getName());
+       "rocsparse_set_stream", "cufftSetStream", "hipfftSetStream"});
 }
 
 bool isHandleStreamGetter(const FunctionDecl *Callee) {
-  llvm::StringRef Lib = handleLibrary(Callee);
-  if (Lib.empty() || Callee->getNumParams() != 2)
-    return false;
-  return llvm::is_contained(
+  return handleStreamFunction(
+      Callee,
       {"cublasGetStream_v2", "cublasGetStream", "hipblasGetStream",
        "rocblas_get_stream", "cusolverDnGetStream", "hipsolverGetStream",
        "hipsolverDnGetStream", "cusparseGetStream", "hipsparseGetStream",
-       "rocsparse_get_stream"},
-      Callee->getName());
+       "rocsparse_get_stream"});
 }
 
 bool isHandleCreation(const FunctionDecl *Callee) {
