@@ -355,6 +355,21 @@ struct StreamRef {
   Identity identity() const { return {K, Path}; }
 };
 
+/// Every element of the array or container of streams Range, in turn (a
+/// range-for over it, `std::for_each` over it): Range's element of unknown
+/// index, whose elements are all of Range's.
+inline StreamRef everyStreamOf(const AccessPath &Range, std::string Spelling) {
+  StreamRef Every;
+  Every.K = StreamRef::Named;
+  Every.Path = Range.withAnyIndex();
+  Every.Spelling = std::move(Spelling);
+  ElementRange All;
+  All.Array = Range;
+  All.Every = true;
+  Every.Elements = All;
+  return Every;
+}
+
 /// Does a host sync of stream Sync complete work on stream Work? The same
 /// stream does; the legacy default stream waits for every blocking stream,
 /// and the per-thread default stream is blocking. Two named streams that

@@ -821,14 +821,7 @@ void EffectBuilder::collectElementwiseSync(const CallExpr *C,
     Syncs = !S->SyncsStreamParam.empty() && S->SyncsStreamParam[0];
   if (!Syncs)
     return;
-  StreamRef Every;
-  Every.K = StreamRef::Named;
-  Every.Path = Range.withAnyIndex();
-  ElementRange All;
-  All.Array = Range;
-  All.Every = true;
-  Every.Elements = All;
-  addStreamSync(C, Every);
+  addStreamSync(C, everyStreamOf(Range, ""));
 }
 
 void EffectBuilder::decideInferredDirections() {

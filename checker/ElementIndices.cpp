@@ -6,7 +6,7 @@
 // wrapping unsigned arithmetic too: `x + 1 == x` and `1 - x == x` have no
 // solution modulo 2^n).
 //
-// May call: IndexValues (indexConstant; evaluateAt, for
+// May call: IndexValues (indexConstant, indexVariable; evaluateAt, for
 // variables of few values).
 //
 //===----------------------------------------------------------------------===//
@@ -59,12 +59,7 @@ bool apart(long long B1, long long B2, unsigned Width) {
 }
 
 const VarDecl *integerVar(const Expr *E, const ASTContext &Ctx) {
-  const auto *D = dyn_cast<DeclRefExpr>(bare(E, Ctx));
-  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  return V && V->getType()->isIntegralOrEnumerationType() &&
-                 !V->getType()->isReferenceType()
-             ? V
-             : nullptr;
+  return indexVariable(bare(E, Ctx));
 }
 
 /// a*X + b; X null for a constant.

@@ -10,8 +10,7 @@
 // constant indices (CopySite::Element), two elements of an array of
 // buffers are taken for two buffers.
 //
-// May call: AccessPath (integerConstant), IndexValues. Called by the
-// Solver.
+// May call: AccessPath, IndexValues. Called by the Solver.
 //
 //===----------------------------------------------------------------------===//
 

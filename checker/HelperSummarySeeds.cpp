@@ -180,17 +180,23 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
             SeedStream(F.streamOf(A));
     }
   // Member functions (and lambdas) called on `this`, whose summaries name
-  // its members as this helper does.
+  // its members as this helper does; and member functions called on another
+  // object (seeded below).
+  std::vector<std::pair<const CallExpr *, const HelperSummary *>> ObjectCalls;
   for (const CallExpr *C : F.Calls) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
     const FunctionDecl *Callee = C->getDirectCallee();
     bool OnThis = (MC && isThis(MC->getImplicitObjectArgument())) ||
                   lambdaOperator(Callee);
-    if (!OnThis || Model.lookup(Callee) ||
+    bool OnObject = MC && !isThis(MC->getImplicitObjectArgument());
+    if ((!OnThis && !OnObject) || Model.lookup(Callee) ||
         !summarizable(Callee, Ctx.getSourceManager()))
       continue;
-    if (const HelperSummary *CS = R.summaryOf(Callee))
+    const HelperSummary *CS = R.summaryOf(Callee);
+    if (CS && OnThis)
       ThisCalleeSummaries.push_back(CS);
+    if (CS && OnObject)
+      ObjectCalls.push_back({C, CS});
   }
   for (const HelperSummary *CS : ThisCalleeSummaries)
     for (const StreamRef &St : CS->CaptureStreams)
@@ -212,27 +218,14 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
           (P && P->getDeclContext() == FD && !F.MutatedVars.count(P) &&
            Range->steps().empty())))
       continue;
-    StreamRef Every;
-    Every.K = StreamRef::Named;
-    Every.Path = Range->withAnyIndex();
-    Every.Spelling = spelling(L->getRangeInit(), Ctx) + "[...]";
-    ElementRange All;
-    All.Array = *Range;
-    All.Every = true;
-    Every.Elements = All;
-    SeedStream(Every);
+    SeedStream(
+        everyStreamOf(*Range, spelling(L->getRangeInit(), Ctx) + "[...]"));
   }
   // Member functions called on an object the caller names too (`void
   // waitOn(const Stream &x) { x.synchronize(); }`): their members' streams
   // as this helper names them (`x.s`).
-  for (const CallExpr *C : F.Calls) {
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
-    const FunctionDecl *Callee = C->getDirectCallee();
-    if (!MC || isThis(MC->getImplicitObjectArgument()) ||
-        Model.lookup(Callee) || !summarizable(Callee, Ctx.getSourceManager()))
-      continue;
-    const HelperSummary *CS = R.summaryOf(Callee);
-    for (StreamRef St : CS ? CS->CaptureStreams : std::vector<StreamRef>{})
+  for (const auto &[C, CS] : ObjectCalls)
+    for (StreamRef St : CS->CaptureStreams)
       if (St.K == StreamRef::Named && St.Path.isThisMember() &&
           namedAtCall(F, St.Path, St.Spelling, C) &&
           namedByCaller(St.Path, F)) {
@@ -240,7 +233,6 @@ void SummarySeeds::seed(CallableRun &R, FunctionFacts &F,
         St.Elements = F.elementsOfPath(St.Path);
         SeedStream(St);
       }
-  }
   const CXXMethodDecl *Op = lambdaOperator(FD);
   if (Op)
     for (const VarDecl *V : capturedVars(Op))

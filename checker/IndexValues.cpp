@@ -69,6 +69,44 @@ std::optional<Wide> fit(Wide V, QualType T, const ASTContext &Ctx,
   return V;
 }
 
+/// L op R in type T for a multiplicative, additive, shift or bitwise
+/// operator (C++ [expr.mul] to [expr.or]); nullopt for another operator,
+/// a division by zero, a shift by a negative or too large amount, a left
+/// shift of a negative value or a signed overflow.
+std::optional<Wide> arithmetic(BinaryOperatorKind Op, Wide L, Wide R,
+                               QualType T, const ASTContext &Ctx) {
+  unsigned Width = static_cast<unsigned>(Ctx.getTypeSize(T));
+  switch (Op) {
+  case BO_Add:
+    return fit(L + R, T, Ctx, false);
+  case BO_Sub:
+    return fit(L - R, T, Ctx, false);
+  case BO_Mul:
+    // Operands fit 64 bits: their product fits 128.
+    return fit(L * R, T, Ctx, false);
+  case BO_Div:
+  case BO_Rem:
+    if (R == 0)
+      return std::nullopt;
+    return fit(Op == BO_Div ? L / R : L % R, T, Ctx, false);
+  case BO_Shl:
+  case BO_Shr:
+    if (R < 0 || R >= Width || (Op == BO_Shl && L < 0))
+      return std::nullopt;
+    return fit(Op == BO_Shl ? L << static_cast<int>(R)
+                            : L >> static_cast<int>(R),
+               T, Ctx, /*Convert=*/T->isUnsignedIntegerOrEnumerationType());
+  case BO_And:
+    return fit(L & R, T, Ctx, false);
+  case BO_Or:
+    return fit(L | R, T, Ctx, false);
+  case BO_Xor:
+    return fit(L ^ R, T, Ctx, false);
+  default:
+    return std::nullopt;
+  }
+}
+
 struct Evaluator {
   const VarDecl *X;
   Wide XValue;
@@ -147,34 +185,7 @@ struct Evaluator {
     auto R = (*this)(B->getRHS());
     if (!R)
       return std::nullopt;
-    QualType T = B->getType();
-    unsigned Width = static_cast<unsigned>(Ctx.getTypeSize(T));
     switch (Op) {
-    case BO_Add:
-      return fit(*L + *R, T, Ctx, false);
-    case BO_Sub:
-      return fit(*L - *R, T, Ctx, false);
-    case BO_Mul:
-      // Operands fit 64 bits: their product fits 128.
-      return fit(*L * *R, T, Ctx, false);
-    case BO_Div:
-    case BO_Rem:
-      if (*R == 0)
-        return std::nullopt;
-      return fit(Op == BO_Div ? *L / *R : *L % *R, T, Ctx, false);
-    case BO_Shl:
-    case BO_Shr:
-      if (*R < 0 || *R >= Width || (Op == BO_Shl && *L < 0))
-        return std::nullopt;
-      return fit(Op == BO_Shl ? *L << static_cast<int>(*R)
-                              : *L >> static_cast<int>(*R),
-                 T, Ctx, /*Convert=*/T->isUnsignedIntegerOrEnumerationType());
-    case BO_And:
-      return fit(*L & *R, T, Ctx, false);
-    case BO_Or:
-      return fit(*L | *R, T, Ctx, false);
-    case BO_Xor:
-      return fit(*L ^ *R, T, Ctx, false);
     case BO_LT:
       return Wide(*L < *R);
     case BO_GT:
@@ -188,23 +199,21 @@ struct Evaluator {
     case BO_NE:
       return Wide(*L != *R);
     default:
-      return std::nullopt;
+      return arithmetic(Op, *L, *R, B->getType(), Ctx);
     }
   }
 };
 
-/// A variable an index may read: an integer local or parameter, not a
-/// reference (whose object may change behind it).
+} // namespace
+
 const VarDecl *indexVariable(const Expr *E) {
-  const auto *D = dyn_cast<DeclRefExpr>(E);
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(E);
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
   return V && V->getType()->isIntegralOrEnumerationType() &&
                  !V->getType()->isReferenceType()
              ? V
              : nullptr;
 }
-
-} // namespace
 
 std::optional<long long> indexConstant(const Expr *E, const ASTContext &Ctx) {
   if (!E)
@@ -285,7 +294,8 @@ static std::optional<long long> writtenValue(const VarDecl *V, const Stmt *At,
              : std::nullopt;
   }
   const auto *B = dyn_cast<BinaryOperator>(At);
-  if (!B || !B->isAssignmentOp() || indexVariable(B->getLHS()->IgnoreParens()) != V)
+  if (!B || !B->isAssignmentOp() ||
+      indexVariable(B->getLHS()->IgnoreParens()) != V)
     return std::nullopt;
   auto R = evaluateAt(B->getRHS(), V, Old, Ctx);
   if (!R)
@@ -296,24 +306,14 @@ static std::optional<long long> writtenValue(const VarDecl *V, const Stmt *At,
   const auto *CA = dyn_cast<CompoundAssignOperator>(B);
   if (!CA)
     return std::nullopt;
-  QualType CT = CA->getComputationResultType();
+  BinaryOperatorKind Op =
+      BinaryOperator::getOpForCompoundAssignment(B->getOpcode());
+  if (Op == BO_Div || Op == BO_Shl || Op == BO_Shr)
+    return std::nullopt; // `v /= e`, `v <<= e`, `v >>= e`: not followed
   auto L = fit(Old, CA->getComputationLHSType(), Ctx, /*Convert=*/true);
-  if (!L)
-    return std::nullopt;
-  std::optional<Wide> New;
-  switch (B->getOpcode()) {
-  case BO_AddAssign: New = fit(*L + *R, CT, Ctx, false); break;
-  case BO_SubAssign: New = fit(*L - *R, CT, Ctx, false); break;
-  case BO_MulAssign: New = fit(*L * *R, CT, Ctx, false); break;
-  case BO_RemAssign:
-    if (*R != 0)
-      New = fit(*L % *R, CT, Ctx, false);
-    break;
-  case BO_AndAssign: New = fit(*L & *R, CT, Ctx, false); break;
-  case BO_OrAssign: New = fit(*L | *R, CT, Ctx, false); break;
-  case BO_XorAssign: New = fit(*L ^ *R, CT, Ctx, false); break;
-  default: break;
-  }
+  std::optional<Wide> New =
+      L ? arithmetic(Op, *L, *R, CA->getComputationResultType(), Ctx)
+        : std::nullopt;
   return New ? Fit(static_cast<long long>(*New)) : std::nullopt;
 }
 
@@ -373,7 +373,8 @@ FunctionFacts::counterRange(const VarDecl *V, const Stmt *At) const {
     // from 0, which stops at e before it could pass it.
     if (!Lo || !Bound || !(Op == BO_LT || (Op == BO_NE && *Lo == 0)))
       return std::nullopt;
-    const auto *Test = cast<BinaryOperator>(L->getCond()->IgnoreParenImpCasts());
+    const auto *Test =
+        cast<BinaryOperator>(L->getCond()->IgnoreParenImpCasts());
     QualType T = V->getType();
     if (Ctx.getTypeSize(Test->getLHS()->getType()) != Ctx.getTypeSize(T))
       return std::nullopt;

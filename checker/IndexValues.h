@@ -57,6 +57,12 @@ constexpr long long MaxEnumeratedValues = 4096;
 std::optional<long long> evaluateAt(const Expr *E, const VarDecl *X,
                                     long long XValue, const ASTContext &Ctx);
 
+/// The variable E names (a DeclRefExpr, as written: no parentheses or
+/// conversions looked through), when it is one an index may read: an
+/// integer variable or parameter, not a reference (whose object may change
+/// behind it). Null otherwise.
+const VarDecl *indexVariable(const Expr *E);
+
 /// The value of E when it reads no variable: an integer constant
 /// (integerConstant, then clang's constant evaluation) or `a.size()` of a
 /// `std::array<T, N>` (N, whatever object a is); nullopt otherwise.

@@ -378,9 +378,10 @@ const CallExpr *FunctionFacts::outParamCall(const VarDecl *V) const {
 
 std::optional<std::pair<const ParmVarDecl *, const FunctionDecl *>>
 FunctionFacts::handleParamStream(const StreamRef &S) const {
-  const auto *V = S.K == StreamRef::Named && S.Supplied && S.Path.steps().empty()
-                      ? dyn_cast_or_null<VarDecl>(S.Path.rootDecl())
-                      : nullptr;
+  const auto *V =
+      S.K == StreamRef::Named && S.Supplied && S.Path.steps().empty()
+          ? dyn_cast_or_null<VarDecl>(S.Path.rootDecl())
+          : nullptr;
   const CallExpr *Get = V && !isa<ParmVarDecl>(V) ? outParamCall(V) : nullptr;
   if (!Get || !isHandleStreamGetter(Get->getDirectCallee()))
     return std::nullopt;
