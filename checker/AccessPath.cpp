@@ -107,6 +107,12 @@ AccessPath AccessPath::of(const Expr *E) {
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
       return ofVar(V);
+    // A structured binding names what its binding expression names
+    // ([dcl.struct.bind]): a member or element of the decomposed object
+    // (`auto &[h, s] = st;`: `st.s`), or a tuple-like element's variable.
+    if (const auto *B = dyn_cast<BindingDecl>(D->getDecl()))
+      if (const Expr *Bound = B->getBinding())
+        return of(Bound);
     return ofDecl(D->getDecl());
   }
   if (const auto *M = dyn_cast<MemberExpr>(E)) {

@@ -159,8 +159,16 @@ private:
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
         MC && dataAccessorObject(MC) && trivialAccessorResult(MC))
       return wholeRegionKey(F.Aliases, AccessPath::of(MC), spelling(X, Ctx));
-    while (const Expr *Object = dataAccessorObject(X))
+    // `v.data()`, a device container's `v.begin()`, and
+    // `thrust::raw_pointer_cast(v.data())`: the whole of v.
+    for (const Expr *Object = X; Object;) {
       X = strip(Object);
+      Object = dataAccessorObject(X);
+      if (!Object)
+        Object = deviceIteratorObject(X);
+      if (!Object)
+        Object = rawPointerCastOperand(X);
+    }
     if (X != strip(Root) && !isa<ArraySubscriptExpr>(X))
       return "";
     for (const Expr *Y = X; Y;) {

@@ -45,6 +45,8 @@
 #include "CallableRun.h"
 #include "FunctionFacts.h"
 #include <deque>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,12 @@ struct Effect {
   /// Access: the bytes it touches, where constant offsets say them
   /// (ByteRegions.h); nullopt: the whole buffer.
   std::optional<ByteRange> Bytes;
+  /// Consume of a part of a buffer reached by pointer arithmetic from its
+  /// root (`d + offset`, `&d[k]`, any offset): the whole buffer's region
+  /// (as a producer writing `d` names it), which contains that part; empty
+  /// otherwise. (Buffer is then the part's own region, or empty where its
+  /// offset is not a constant.)
+  std::string WithinBuffer;
   const NamedDecl *Callee = nullptr;
   // Copy: the copy site index
   unsigned CopyId = 0;
@@ -180,6 +188,13 @@ struct CallableEffects {
     std::string Name;
   };
   std::vector<ProducerSeed> ProducerSeeds;
+  /// For each whole buffer's region (wholeRegionKey), the streams of every
+  /// device work of the callable writing that buffer or a part of it, at
+  /// any offset (also the parts no region key names, `d + i * chunk`): a
+  /// buffer written on one stream only is not divided among streams, so
+  /// that stream's work on the whole buffer may have written the part a
+  /// copy reads (Solver::checkProducers, Effect::WithinBuffer).
+  std::map<std::string, std::set<StreamRef::Identity>> ProducerStreams;
   /// Loops that join every thread (or wait for every future) of a
   /// container (HostOrdering.cpp), by the loop statement: on the loop's
   /// exit edge the host has waited for the container's signal.

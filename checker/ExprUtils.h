@@ -15,6 +15,7 @@
 #define CUDA_ASYNC_READ_BEFORE_SYNC_EXPRUTILS_H
 
 #include "clang/AST/ASTContext.h"
+#include "ContainerTypes.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallVector.h"
@@ -126,35 +127,6 @@ std::optional<long long> evalInt(const Expr *E, const ASTContext &Ctx);
 /// CXXDefaultArgExpr; in C it cannot be omitted).
 const Expr *arg(const CallExpr *C, int I);
 
-/// std::vector / std::array / std::basic_string / std::deque / std::valarray
-/// with std::allocator: pageable storage. A custom allocator may pin it.
-bool isStdContainer(QualType T);
-
-/// std::vector / std::array / std::deque / std::span, whatever the
-/// allocator: `v[i]` is element i, as `a[i]` of an array is ([sequence.reqmts],
-/// operator[]: `*(a.begin() + n)`).
-bool isStdSequence(QualType T);
-/// `v[i]` of such a container (isStdSequence), or null: the element call.
-const CXXOperatorCallExpr *sequenceElement(const Expr *E);
-/// `v.front()` of such a container, or null: element 0 ([sequence.reqmts],
-/// front(): `*a.begin()`).
-const CXXMemberCallExpr *sequenceFront(const Expr *E);
-
-/// Containers and views of device memory (rmm::device_uvector,
-/// rmm::device_buffer, rmm::device_scalar, thrust::device_vector; by the
-/// outermost namespace, so that versioned inline namespaces such as
-/// thrust's match; raft::span<T, true>; an mdspan or mdarray whose accessor
-/// is raft::host_device_accessor<P, memory_type::device>, raft's
-/// device_mdspan / device_mdarray): their data() / data_handle() is a
-/// device pointer.
-bool isDeviceContainer(QualType T);
-
-/// raft's owning arrays of host memory: an mdarray whose accessor is
-/// host_device_accessor<P, memory_type::host> (make_host_vector,
-/// make_host_matrix: pageable, false) or memory_type::pinned
-/// (make_pinned_matrix: pinned, true); nullopt for anything else.
-std::optional<bool> raftOwnedHostMemoryIsPinned(QualType T);
-
 /// cudaStream_t / CUstream / hipStream_t.
 bool isStreamType(QualType T);
 
@@ -183,6 +155,9 @@ bool isStdCast(const CallExpr *C);
 /// Looks through pointer arithmetic, casts, `&x[i]`, `&*p`, `v.data()`,
 /// `t.data_ptr()` and std::move. Null when it cannot tell (`c ? a : b`).
 const Expr *bufferRoot(const Expr *E);
+/// `thrust::raw_pointer_cast(p)`: p, whose raw pointer it is (a
+/// thrust::device_ptr, `v.data()` of a device_vector); null otherwise.
+const Expr *rawPointerCastOperand(const Expr *E);
 
 /// Methods that return a pointer to an object's storage (containers,
 /// smart pointers, strings, tensors, mdspans): `v.data()`, `p.get()`,

@@ -210,7 +210,9 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
-    if (isa<VarDecl>(D->getDecl()))
+    // A structured binding names a member or element of its object
+    // (AccessPath::of follows its binding expression).
+    if (isa<VarDecl>(D->getDecl()) || isa<BindingDecl>(D->getDecl()))
       I.Candidates.push_back(D);
     return true;
   }

@@ -525,6 +525,12 @@ private:
   bool handleWrittenHere(const AccessPath &P) const;
   /// One step of handleValue: the expression P was initialised from.
   const Expr *handleInit(const AccessPath &P) const;
+  /// One step of handleValue for a member of a local object copied from
+  /// another (`Stage c = st;`, `auto [h, s] = st;`, by an implicit or
+  /// defaulted copy or move constructor, which copies each member, C++
+  /// [class.copy.ctor]): `c.s` holds what `st.s` held, under handleInit's
+  /// conditions on the local and the member. nullopt otherwise.
+  std::optional<AccessPath> copiedMember(const AccessPath &P) const;
   /// Does anything change member Field of local object V after its
   /// construction (see handleValue)?
   bool memberChanged(const VarDecl *V, const FieldDecl *Field) const;

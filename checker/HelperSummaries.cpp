@@ -134,13 +134,15 @@ bool handleOutlivesCall(const Expr *E, const FunctionFacts &F) {
 }
 
 bool namedByCaller(const AccessPath &P, const FunctionFacts &F) {
+  // A member of a parameter: the caller's argument's, for a lambda's call
+  // operator too (`[](const Stream &x) { sync(x.s); }` at `wait_on(io)`).
+  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(P.rootDecl()))
+    return PD->getDeclContext() == F.FD && P.isMemberOf(PD) &&
+           !F.MutatedVars.count(PD);
   if (lambdaOperator(F.FD))
     return false; // a lambda's captures: CapturedProduces
   if (P.isThisMember())
     return true;
-  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(P.rootDecl()))
-    return PD->getDeclContext() == F.FD && P.isMemberOf(PD) &&
-           !F.MutatedVars.count(PD);
   const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
   return V && V->hasGlobalStorage() && !V->isStaticLocal();
 }

@@ -90,6 +90,47 @@ bool indicesAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
   return !Missing;
 }
 
+/// A member or element of a parameter PD of the callee (a function's or
+/// a lambda's call operator) named by a summary: the argument's at call C
+/// (`p.x` of `P &p` is `q.x` of the argument q).
+static bool parameterPartAtCall(FunctionFacts &F, AccessPath &Path,
+                                std::string &Name, const CallExpr *C,
+                                const ParmVarDecl *PD) {
+  unsigned P = PD->getFunctionScopeIndex();
+  // An element of a parameter's array (`evs[k]` of `cudaEvent_t
+  // *evs`): of the argument's.
+  bool Element = !Path.steps().empty() &&
+                 Path.steps().front().K == PathStep::Index;
+  if (!Element && !Path.isMemberOf(PD))
+    return rebase(F, Path, Name, C, /*Lambda=*/false);
+  const Expr *A = paramArg(C, P);
+  if (!A)
+    return false;
+  if (Element) {
+    llvm::StringRef NameRest = Name;
+    NameRest.consume_front(PD->getName());
+    Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
+    Name = spelling(A, F.Ctx) + NameRest.str();
+    return true;
+  }
+  // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
+  // is `ptr->x`, or `q.x` for the argument `&q`.
+  llvm::StringRef NameRest = Name;
+  NameRest.consume_front(PD->getName());
+  const auto *U = dyn_cast<UnaryOperator>(strip(A));
+  if (U && U->getOpcode() == UO_AddrOf &&
+      Path.steps().front().K == PathStep::Arrow) {
+    NameRest.consume_front("->");
+    Path = Path.rebasedOnArgument(AccessPath::of(U->getSubExpr()),
+                                  /*Deref=*/true);
+    Name = spelling(U->getSubExpr(), F.Ctx) + "." + NameRest.str();
+    return true;
+  }
+  Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
+  Name = spelling(A, F.Ctx) + NameRest.str();
+  return true;
+}
+
 /// A name of a helper's summary (a capture, a `this->` member, a global)
 /// as this caller spells it: an init-capture `[p = h]` of the lambda
 /// Lambda stands for its initializer (*Init is set to it), `this->` is
@@ -132,42 +173,21 @@ bool nameAtCall(FunctionFacts &F, AccessPath &Path, std::string &Name,
     }
     // A member of an object parameter: of the argument here.
     const auto *PD = dyn_cast_or_null<ParmVarDecl>(Path.rootDecl());
-    if (isParameterOf(PD, C->getDirectCallee())) {
-      unsigned P = PD->getFunctionScopeIndex();
-      // An element of a parameter's array (`evs[k]` of `cudaEvent_t
-      // *evs`): of the argument's.
-      bool Element = !Path.steps().empty() &&
-                     Path.steps().front().K == PathStep::Index;
-      if (!Element && !Path.isMemberOf(PD))
-        return rebase(F, Path, Name, C, /*Lambda=*/false);
-      const Expr *A = paramArg(C, P);
-      if (!A)
-        return false;
-      if (Element) {
-        llvm::StringRef NameRest = Name;
-        NameRest.consume_front(PD->getName());
-        Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
-        Name = spelling(A, F.Ctx) + NameRest.str();
-        return true;
-      }
-      // `p.x` of `P &p` is `q.x` of the argument q; `p->x` of `P *p`
-      // is `ptr->x`, or `q.x` for the argument `&q`.
-      llvm::StringRef NameRest = Name;
-      NameRest.consume_front(PD->getName());
-      const auto *U = dyn_cast<UnaryOperator>(strip(A));
-      if (U && U->getOpcode() == UO_AddrOf &&
-          Path.steps().front().K == PathStep::Arrow) {
-        NameRest.consume_front("->");
-        Path = Path.rebasedOnArgument(AccessPath::of(U->getSubExpr()),
-                                      /*Deref=*/true);
-        Name = spelling(U->getSubExpr(), F.Ctx) + "." + NameRest.str();
-        return true;
-      }
-      Path = Path.rebasedOnArgument(AccessPath::of(A), /*Deref=*/false);
-      Name = spelling(A, F.Ctx) + NameRest.str();
-      return true;
-    }
+    if (isParameterOf(PD, C->getDirectCallee()))
+      return parameterPartAtCall(F, Path, Name, C, PD);
     return rebase(F, Path, Name, C, /*Lambda=*/false);
+  }
+  // A member of the lambda's parameter (`[](const Stream &x) { sync(x.s); }`
+  // at `wait_on(io)`): of the argument here.
+  // Only at a call of the lambda itself: an algorithm given the lambda
+  // (`std::for_each(b, e, fn)`) binds the parameter to no argument of its.
+  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(Path.rootDecl());
+      PD && isParameterOf(PD, Lambda)) {
+    const auto *C = dyn_cast_or_null<CallExpr>(Call);
+    return C && C->getDirectCallee() &&
+           C->getDirectCallee()->getCanonicalDecl() ==
+               Lambda->getCanonicalDecl() &&
+           parameterPartAtCall(F, Path, Name, C, PD);
   }
   for (const VarDecl *V : capturedVars(Lambda)) {
     if (!V->isInitCapture() || !V->getInit() || Path != AccessPath::ofDecl(V))

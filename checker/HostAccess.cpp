@@ -32,6 +32,79 @@ static bool printedAsAddress(const CallExpr *C, const Expr *Arg) {
   return false;
 }
 
+/// Does T name Ptr, itself or inside a template argument (`float *` in
+/// `std::vector<std::pair<float *, cudaStream_t>>`)?
+static bool mentionsType(QualType T, QualType Ptr, unsigned Depth = 0) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T == Ptr)
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || Depth > 3)
+    return false;
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+    if (A.getKind() == TemplateArgument::Type &&
+        mentionsType(A.getAsType(), Ptr, Depth + 1))
+      return true;
+  return false;
+}
+
+/// A standard library call or construction that is handed the pointer
+/// value Arg to keep, not to read through: a container's or a pair's,
+/// tuple's or optional's constructor or member (`std::pair<float *,
+/// cudaStream_t> job{h, s}`, `pending.push_back(h)`, `emplace_back(h, s)`)
+/// whose parameter takes the pointer itself (its type, by value or by
+/// reference) where the pointer type is one of the class's element types,
+/// or `std::make_pair` / `make_tuple` / `tie` / `forward_as_tuple` / `ref`
+/// / `cref` / `make_optional`. An iterator range of the elements
+/// (`std::vector<float> v(h, h + n)`, `std::copy(h, h + n, out)`) is read:
+/// the pointer type is not an element type there.
+static bool storedAsValue(const Expr *Call, const Expr *Arg) {
+  QualType Ptr = Arg->getType().getCanonicalType().getUnqualifiedType();
+  if (!Ptr->isPointerType())
+    return false;
+  const FunctionDecl *FD = nullptr;
+  llvm::SmallVector<const Expr *, 4> Args;
+  unsigned Shift = 0;
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(Call)) {
+    FD = CC->getConstructor();
+    Args.append(CC->arg_begin(), CC->arg_end());
+  } else if (const auto *C = dyn_cast<CallExpr>(Call)) {
+    FD = C->getDirectCallee();
+    Args.append(C->arg_begin(), C->arg_end());
+    // A member operator's object is its first argument.
+    if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(FD))
+      Shift = 1;
+  }
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!FD || !(Method ? Method->getParent()->isInStdNamespace()
+                      : FD->isInStdNamespace()))
+    return false;
+  for (unsigned I = Shift; I < Args.size(); ++I) {
+    if (Args[I]->IgnoreImpCasts() != Arg->IgnoreImpCasts())
+      continue;
+    if (I - Shift >= FD->getNumParams())
+      return false;
+    QualType Param = FD->getParamDecl(I - Shift)
+                         ->getType()
+                         .getNonReferenceType()
+                         .getCanonicalType()
+                         .getUnqualifiedType();
+    if (Param != Ptr)
+      return false;
+    if (Method)
+      return mentionsType(
+          Method->getASTContext().getCanonicalTagType(Method->getParent()),
+          Ptr);
+    return FD->getIdentifier() &&
+           llvm::is_contained({"make_pair", "make_tuple", "tie",
+                               "forward_as_tuple", "ref", "cref",
+                               "make_optional"},
+                              FD->getName());
+  }
+  return false;
+}
+
 std::optional<HostAccess> classifyHostAccess(const Expr *Node,
                                              const HostAccessContext &Ctx) {
   const ParentMap &PM = Ctx.PM;
@@ -223,6 +296,8 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         return std::nullopt; // std::swap(a, b): rebinds, reads nothing
       if (!Element && printedAsAddress(C, cast<Expr>(Cur)))
         return std::nullopt; // printf("%p", (void *)h)
+      if (!Element && storedAsValue(C, cast<Expr>(Cur)))
+        return std::nullopt; // pending.push_back(h): keeps the pointer
       if (!Element &&
           Ctx.isSummarizable(C->getDirectCallee()))
         return std::nullopt; // applyHelper decides from the helper's summary
@@ -262,6 +337,8 @@ std::optional<HostAccess> classifyHostAccess(const Expr *Node,
         continue;
       }
       const CXXConstructorDecl *Ctor = CC->getConstructor();
+      if (!Element && storedAsValue(CC, cast<Expr>(Cur)))
+        return std::nullopt; // std::pair<float *, S> job{h, s}
       // A handle to the storage (a class copied as its bits, holding the
       // pointer) moved on reads none of it, as a returned pointer does not:
       // `return h;` of a local (an implicit move, [class.copy.elision]),

@@ -230,6 +230,8 @@ void EffectBuilder::addProducer(const Stmt *At, const Expr *Buf,
   Provenance P = F.provenanceOf(Root);
   if (P == Provenance::Pinned || P == Provenance::Pageable)
     return; // host memory: not the source of a device-to-host copy
+  if (std::string Whole = regionKey(Root, Root); !Whole.empty())
+    Out.ProducerStreams[Whole].insert(S.identity());
   Effect Ev(Effect::Produce);
   Ev.Anchor = At;
   Ev.Buffer = regionKey(Buf, Root);
@@ -255,6 +257,8 @@ void EffectBuilder::addNamedBufferWork(Effect::Kind K, const CallExpr *C,
   Effect Ev(K);
   Ev.Anchor = C;
   Ev.Buffer = wholeRegionKey(F.Aliases, Path, Name);
+  if (K == Effect::Produce)
+    Out.ProducerStreams[Ev.Buffer].insert(S.identity());
   Ev.Spelled = &Out.Spellings.emplace_back(std::move(Name));
   Ev.OnStream = &Out.Streams.emplace_back(S);
   Ev.BlockingCopy = Blocking;
@@ -675,7 +679,12 @@ void EffectBuilder::addConsumer(const Stmt *At, const Expr *Src,
   Effect Ev(Effect::Consume);
   Ev.Anchor = At;
   Ev.Buffer = regionKey(Src, Root);
-  if (Ev.Buffer.empty())
+  // A part reached by pointer arithmetic lies within the whole buffer
+  // (`d + offset` within `d`); an element of an array of buffers
+  // (`bufs[1]`) is a buffer of its own, its root, and stays apart.
+  if (strip(Src) != strip(Root))
+    Ev.WithinBuffer = regionKey(Root, Root);
+  if (Ev.Buffer.empty() && Ev.WithinBuffer.empty())
     return;
   Ev.Name = Root;
   Ev.OnStream = &Out.Streams.emplace_back(S);

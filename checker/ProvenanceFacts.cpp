@@ -434,6 +434,16 @@ void FunctionFacts::buildAliasesAndProvenance() {
                 Aliases.unite(Field, AccessPath::of(Root));
                 Aliases.mark(Field, declProvenance(Root));
               }
+    // `Stage c = st;` by an implicit or defaulted copy: c.h holds what
+    // st.h held (FunctionFacts::copiedMember's conditions).
+    if (!L && !A.Lhs && A.Var && !A.Var->getType()->isReferenceType())
+      if (const RecordDecl *RD = A.Var->getType()->getAsRecordDecl())
+        for (const FieldDecl *FD : RD->fields()) {
+          AccessPath Field = AccessPath::ofVar(A.Var).withMember(FD, false);
+          if (FD->getType()->isPointerType())
+            if (std::optional<AccessPath> From = copiedMember(Field))
+              Aliases.unite(Field, *From);
+        }
     if (!L || A.Var->getType()->isReferenceType())
       continue;
     QualType T = A.Var->getType();

@@ -165,6 +165,7 @@ public:
   /// ordered before the copy's (unorderedStreams), that the copy's stream
   /// did not wait for, and that no legacy-stream work joined with it.
   void checkProducers(const PendingState &St, const Effect &Ev);
+  bool namesPartOf(const Effect &Ev, const ProducerKey &Key) const;
   /// Work on the legacy default stream: producers on blocking streams are
   /// ordered before every blocking stream's later work.
   static void joinLegacy(PendingState &St);

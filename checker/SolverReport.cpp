@@ -45,7 +45,7 @@ void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
     if (Param && Param->getDeclContext() != F.FD)
       Param = nullptr;
     C.CapturedBuffer = Param ? nullptr : capturedVariable(F.FD, P.Var);
-    if (Key.first != Ev.Buffer || P.Stream.K != StreamRef::Unknown)
+    if (!namesPartOf(Ev, Key) || P.Stream.K != StreamRef::Unknown)
       continue;
     // A member or global the caller names too (its producer seed).
     const CallableEffects::ProducerSeed *Named = nullptr;
@@ -67,6 +67,26 @@ void Solver::recordConsumption(const PendingState &St, const Effect &Ev) {
   }
 }
 
+/// Whether the copy Ev reads what the producer of Key wrote: the same
+/// region, or a part (`d + offset`) of the whole buffer the producer wrote
+/// (`d`) where every work of the callable writing that buffer is on the
+/// producer's stream, so that the buffer is not divided among streams (a
+/// chunked pipeline's `d + i * chunk` on `s[i]`): which part each work
+/// writes is not known. A summary run's seed (the caller's work, on a
+/// stream the helper cannot name) counts where the helper writes no part
+/// of the buffer itself.
+bool Solver::namesPartOf(const Effect &Ev, const ProducerKey &Key) const {
+  if (Key.first == Ev.Buffer)
+    return !Ev.Buffer.empty();
+  if (Ev.WithinBuffer.empty() || Key.first != Ev.WithinBuffer)
+    return false;
+  auto It = Effects.ProducerStreams.find(Ev.WithinBuffer);
+  if (Key.second.first == StreamRef::Unknown)
+    return It == Effects.ProducerStreams.end();
+  return It != Effects.ProducerStreams.end() && It->second.size() == 1 &&
+         *It->second.begin() == Key.second;
+}
+
 void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
   if (R.SummaryMode) {
     recordConsumption(St, Ev);
@@ -83,7 +103,7 @@ void Solver::checkProducers(const PendingState &St, const Effect &Ev) {
     // claim's note already says ("... or a blocking stream").
     bool Joined = P.LegacyJoined && isBlockingStream(On) &&
                   !(P.Stream.Supplied && On.K == StreamRef::Legacy);
-    if (Key.first != Ev.Buffer || P.WaitedBy.count(On.identity()) || Joined)
+    if (!namesPartOf(Ev, Key) || P.WaitedBy.count(On.identity()) || Joined)
       continue;
     // The legacy default stream waits for blocking streams, and a stream
     // that waited for the producer may be one.

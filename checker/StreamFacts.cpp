@@ -437,8 +437,13 @@ AccessPath FunctionFacts::handleValue(const AccessPath &P) const {
   AccessPath Value = P;
   for (int Step = 0; Step < 4; ++Step) {
     const Expr *Init = handleInit(Value);
-    if (!Init)
-      break;
+    if (!Init) {
+      std::optional<AccessPath> Source = copiedMember(Value);
+      if (!Source)
+        break;
+      Value = std::move(*Source);
+      continue;
+    }
     // A call returning its argument (`cudaEvent_t e2 = recordAfter(.., e)`).
     if (const Expr *Arg = returnedArgument(Init))
       Init = Arg;
@@ -536,6 +541,39 @@ const Expr *FunctionFacts::handleInit(const AccessPath &P) const {
     return strip(C->getArg(PD->getFunctionScopeIndex()));
   }
   return nullptr;
+}
+
+std::optional<AccessPath>
+FunctionFacts::copiedMember(const AccessPath &P) const {
+  const auto *V = dyn_cast_or_null<VarDecl>(P.rootDecl());
+  llvm::ArrayRef<PathStep> Steps = P.steps();
+  if (P.rootKind() != AccessPath::RootKind::Decl || !V ||
+      !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->isInitCapture() ||
+      V->getType()->isReferenceType() || V->getParentFunctionOrMethod() != FD ||
+      !V->getInit() || MutatedVars.count(V) || AddressTaken.count(V) ||
+      Steps.size() != 1 || Steps[0].K != PathStep::Dot)
+    return std::nullopt;
+  const auto *Field = dyn_cast_or_null<FieldDecl>(Steps[0].Member);
+  if (!Field || Field->getType()->isReferenceType() || memberChanged(V, Field))
+    return std::nullopt;
+  const auto *C = dyn_cast<CXXConstructExpr>(V->getInit()->IgnoreImplicit());
+  const CXXConstructorDecl *Ctor = C ? C->getConstructor() : nullptr;
+  if (!Ctor || !Ctor->isCopyOrMoveConstructor() || C->getNumArgs() != 1 ||
+      !(Ctor->isTrivial() || Ctor->isDefaulted()))
+    return std::nullopt;
+  // The source object: a variable, a member, `*p` (then `p->s`).
+  const Expr *Source = strip(C->getArg(0));
+  bool Arrow = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(Source);
+      U && U->getOpcode() == UO_Deref) {
+    Source = U->getSubExpr();
+    Arrow = true;
+  }
+  AccessPath From = AccessPath::of(Source);
+  if (From.rootKind() != AccessPath::RootKind::Decl &&
+      From.rootKind() != AccessPath::RootKind::This)
+    return std::nullopt;
+  return From.withMember(Field, Arrow);
 }
 
 bool FunctionFacts::memberChanged(const VarDecl *V,

@@ -239,6 +239,8 @@ bool opaqueCallMayOrder(const CallExpr *C, const FunctionDecl *Callee,
     return false;
   if (isStreamOrderedLibraryCall(C, Callee, Ctx))
     return false; // CUB's Device* on its stream: no sync, no join
+  if (rawPointerCastOperand(C))
+    return false; // thrust::raw_pointer_cast: the pointer a device_ptr holds
   if (isUnmodelledGpuApi(Callee))
     return !leavesDeviceWorkAlone(Callee->getName());
   const SourceManager &SM = Ctx.getSourceManager();
@@ -258,6 +260,15 @@ bool opaqueCallMayOrder(const CallExpr *C, const FunctionDecl *Callee,
                                "is_default", "priority"},
                               Callee->getName())))
         return false;
+    // A device container's storage and sizes (`v.data()`, `v.begin()`,
+    // `v.size()` of a thrust::device_vector or rmm::device_uvector, `p.get()`
+    // of a thrust::device_ptr): read off the object, no device work.
+    if (const Expr *Obj = M->getImplicitObjectArgument();
+        Obj && (isDeviceContainer(Obj->IgnoreImpCasts()->getType()) ||
+                isThrustDevicePtr(Obj->IgnoreImpCasts()->getType())) &&
+        (dataAccessorObject(M) || deviceIteratorObject(M) ||
+         (Callee->getIdentifier() && isMetadataMethod(Callee->getName()))))
+      return false;
     if (const Expr *Obj = M->getImplicitObjectArgument();
         Obj && mayHoldStream(Obj->getType()))
       return true;

@@ -3,8 +3,11 @@
 // x.synchronize(); }` synchronizes the caller's `io.s`: the twentieth
 // round's c63 reduction), and a member of what a std::shared_ptr parameter
 // holds (`ctx->stream`, whose operator-> libstdc++ declares in a base
-// class: c71). Beside each, the same helper given another object, or
-// synchronizing another member.
+// class: c71), and a lambda taking the object (`[](const Stream &x) {
+// cudaStreamSynchronize(x.s); }`, called directly: c28's reduction). Beside
+// each, the same helper given another object, or synchronizing another
+// member; a lambda handed to an algorithm binds its parameter to no
+// argument of the algorithm's call.
 //
 // RUN: %clang_tidy_cars %s -- %cuda_mock_flags -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
@@ -52,6 +55,35 @@ void sharedPointerParameter(float *h, const float *d) {
   consume(h[0]);
   cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, ctx->stream);
   syncSide(ctx);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+}
+
+void lambdaTakingObject(float *h, const float *d) {
+  Stream io, other;
+  cudaStreamCreateWithFlags(&io.s, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&other.s, cudaStreamNonBlocking);
+  auto waitFor = [](const Stream &x) { cudaStreamSynchronize(x.s); };
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, io.s);
+  waitFor(io);
+  consume(h[0]);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, io.s);
+  waitFor(other);
+  consume(h[0]);
+  // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
+}
+
+// The lambda's parameter is bound by applyToSecond, not to its first
+// argument: `io.s` is not synchronized.
+template <class Fn> void applyToSecond(Stream &, Stream &second, Fn fn) {
+  fn(second);
+}
+void lambdaHandedToTemplate(float *h, const float *d) {
+  Stream io, other;
+  cudaStreamCreateWithFlags(&io.s, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&other.s, cudaStreamNonBlocking);
+  cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, io.s);
+  applyToSecond(io, other, [](const Stream &x) { cudaStreamSynchronize(x.s); });
   consume(h[0]);
   // CHECK: :[[@LINE-1]]:11: warning: 'h' is read before the asynchronous device-to-host copy into it is known to be complete
 }

@@ -2,7 +2,10 @@
 // thrust: device work on the policy's stream writing their outputs (the
 // producer diagnostic), and, for a synchronizing policy (`par`,
 // `par.on(s)`), a host sync of that stream before they return
-// (thrust/system/cuda/detail/par.h). GPU cases:
+// (thrust/system/cuda/detail/par.h). A thrust::device_vector's iterators
+// (`v.begin()`) and `thrust::raw_pointer_cast(v.data())` name its storage,
+// and reading them off the vector is no device work (blind round 21: r30).
+// GPU cases:
 // runtime/cases/thrust_nosync_copy_other.cu, thrust_par_copy_other.cu.
 //
 // REQUIRES: cuda-toolkit
@@ -11,6 +14,7 @@
 
 #include <cuda_runtime.h>
 #include <thrust/copy.h>
+#include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/fill.h>
 #include <thrust/sort.h>
@@ -102,4 +106,31 @@ void nosyncDefaultStreamThenBlocking(float *h, float *d, int n) {
   cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
   cudaStreamSynchronize(s);
   cudaStreamDestroy(s);
+}
+
+void deviceVectorThenBlockingCopy(float *h, int n, cudaStream_t s) {
+  thrust::device_vector<float> out(n);
+  thrust::fill(thrust::cuda::par_nosync.on(s), out.begin(), out.end(), 1.0f);
+  cudaMemcpy(h, thrust::raw_pointer_cast(out.data()), n * sizeof(float),
+             cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-2]]:3: warning: the blocking device-to-host copy of 'out' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+  cudaMemcpy(h, out.data().get(), n * sizeof(float), cudaMemcpyDeviceToHost);
+  // CHECK: :[[@LINE-1]]:3: warning: the blocking device-to-host copy of 'out' on the legacy default stream may read it before the work that writes it on stream 's' has finished
+}
+
+void deviceVectorSynchronized(float *h, int n, cudaStream_t s) {
+  thrust::device_vector<float> out(n);
+  thrust::fill(thrust::cuda::par_nosync.on(s), out.begin(), out.end(), 1.0f);
+  cudaStreamSynchronize(s);
+  cudaMemcpy(h, thrust::raw_pointer_cast(out.data()), n * sizeof(float),
+             cudaMemcpyDeviceToHost);
+}
+
+// Another vector's storage is another buffer.
+void otherDeviceVector(float *h, int n, cudaStream_t s) {
+  thrust::device_vector<float> out(n), other(n);
+  thrust::fill(thrust::cuda::par_nosync.on(s), out.begin(), out.end(), 1.0f);
+  cudaMemcpy(h, thrust::raw_pointer_cast(other.data()), n * sizeof(float),
+             cudaMemcpyDeviceToHost);
+  cudaStreamSynchronize(s);
 }
