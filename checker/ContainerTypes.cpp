@@ -16,10 +16,22 @@ bool isStdSequence(QualType T) {
          Name == "span";
 }
 
+/// std::map / std::unordered_map: `m[k]` is the element of key k, another
+/// key's another element ([associative.reqmts], [unord.req]: keys are
+/// unique), which stays where it is while others are inserted.
+static bool isStdMap(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  return Spec && Spec->isInStdNamespace() && Spec->getIdentifier() &&
+         (Spec->getName() == "map" || Spec->getName() == "unordered_map");
+}
+
 const CXXOperatorCallExpr *sequenceElement(const Expr *E) {
   const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
   return Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-                 isStdSequence(Op->getArg(0)->getType())
+                 (isStdSequence(Op->getArg(0)->getType()) ||
+                  isStdMap(Op->getArg(0)->getType()))
              ? Op
              : nullptr;
 }

@@ -31,7 +31,8 @@ bool isStdContainer(QualType T);
 /// allocator: `v[i]` is element i, as `a[i]` of an array is ([sequence.reqmts],
 /// operator[]: `*(a.begin() + n)`).
 bool isStdSequence(QualType T);
-/// `v[i]` of such a container (isStdSequence), or null: the element call.
+/// `v[i]` of such a container (isStdSequence), or `m[k]` of a std::map or
+/// std::unordered_map (the element of key k), or null: the element call.
 const CXXOperatorCallExpr *sequenceElement(const Expr *E);
 /// `v.front()` of such a container, or null: element 0 ([sequence.reqmts],
 /// front(): `*a.begin()`).

@@ -221,10 +221,32 @@ static bool formsDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx,
   return (NA && NA == integerVar(B, Ctx)) || (NB && NB == integerVar(A, Ctx));
 }
 
+/// A string literal key (`m["loss"]`, also through the std::string made
+/// from it), or null.
+static const StringLiteral *stringKey(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() >= 1 && !isa<CXXTemporaryObjectExpr>(C))
+      E = C->getArg(0); // std::string("loss"), its allocator defaulted
+    else
+      break;
+  }
+  return dyn_cast_or_null<StringLiteral>(E);
+}
+
 bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx,
                    IndexRanges Ranges) {
   if (!A || !B)
     return false;
+  // Two keys spelled as different string literals (`staging["loss"]` and
+  // `staging["acc"]` of a map): two elements.
+  if (const StringLiteral *KA = stringKey(A), *KB = stringKey(B); KA && KB)
+    return KA->getBytes() != KB->getBytes();
   if (formsDiffer(A, B, Ctx, Ranges))
     return true;
   // Indices of one variable whose values are few: compare them at each.
@@ -275,11 +297,17 @@ bool differentElements(const AccessPath &A, const AccessPath &B,
   return false;
 }
 
+bool hasStringKey(const AccessPath &P) {
+  return llvm::any_of(P.steps(), [](const PathStep &S) {
+    return S.K == PathStep::Index && stringKey(S.IndexExpr);
+  });
+}
+
 bool pathIndexVariables(const AccessPath &P, std::set<const VarDecl *> &Vars,
                         const ASTContext &Ctx) {
   bool Read = true;
   for (const PathStep &S : P.steps())
-    if (S.K == PathStep::Index && S.IndexExpr)
+    if (S.K == PathStep::Index && S.IndexExpr && !stringKey(S.IndexExpr))
       Read &= indexExprVariables(S.IndexExpr, Vars, Ctx);
   return Read;
 }

@@ -48,8 +48,13 @@ bool indicesDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx,
 bool differentElements(const AccessPath &A, const AccessPath &B,
                        const ASTContext &Ctx, IndexRanges Ranges = {});
 
+/// Whether an index of path P is a string literal key (`m["loss"]` of a
+/// map), which another literal key tells apart (indicesDiffer).
+bool hasStringKey(const AccessPath &P);
+
 /// The variables the indices of path P read (indexExprVariables of each), and
-/// whether every index reads nothing else.
+/// whether every index reads nothing else (a string literal key reads
+/// nothing).
 bool pathIndexVariables(const AccessPath &P, std::set<const VarDecl *> &Vars,
                         const ASTContext &Ctx);
 

@@ -583,9 +583,11 @@ bool Solver::stableIndices(const CopySite &C) const {
   std::set<const VarDecl *> Vars;
   if (!pathIndexVariables(C.elementPath(), Vars, Ctx))
     return false;
-  // Constant indices alone: CopySite::Element. A variable that may change
-  // where no Write effect says so: not held.
-  return !Vars.empty() && llvm::all_of(Vars, [&](const VarDecl *V) {
+  // Constant indices alone: CopySite::Element; a string key (`m["loss"]`)
+  // is none. A variable that may change where no Write effect says so: not
+  // held.
+  return (!Vars.empty() || hasStringKey(C.elementPath())) &&
+         llvm::all_of(Vars, [&](const VarDecl *V) {
     return V->hasLocalStorage() && !F.AddressTaken.count(V);
   });
 }
