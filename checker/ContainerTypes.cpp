@@ -2,6 +2,7 @@
 
 #include "ContainerTypes.h"
 #include "ExprUtils.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::cuda {
 

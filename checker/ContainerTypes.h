@@ -6,8 +6,8 @@
 // of rmm, thrust and raft (their data() is a device pointer, their
 // iterators name their storage).
 //
-// May call: ExprUtils (outermostNamespace). Called by ExprUtils (bufferRoot), AccessPath,
-// provenance and the effect builders.
+// May call: ExprUtils (outermostNamespace). Called by ExprUtils
+// (bufferRoot), AccessPath, provenance and the effect builders.
 //
 //===----------------------------------------------------------------------===//
 

@@ -221,6 +221,14 @@ static bool formsDiffer(const Expr *A, const Expr *B, const ASTContext &Ctx,
   return (NA && NA == integerVar(B, Ctx)) || (NB && NB == integerVar(A, Ctx));
 }
 
+/// std::basic_string or std::basic_string_view.
+static bool isStdString(QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         (RD->getName() == "basic_string" ||
+          RD->getName() == "basic_string_view");
+}
+
 /// A string literal key (`m["loss"]`, also through the std::string made
 /// from it), or null.
 static const StringLiteral *stringKey(const Expr *E) {
@@ -231,7 +239,7 @@ static const StringLiteral *stringKey(const Expr *E) {
     else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
       E = B->getSubExpr();
     else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-             C && C->getNumArgs() >= 1 && !isa<CXXTemporaryObjectExpr>(C))
+             C && C->getNumArgs() >= 1 && isStdString(C->getType()))
       E = C->getArg(0); // std::string("loss"), its allocator defaulted
     else
       break;
