@@ -32,20 +32,21 @@ static bool printedAsAddress(const CallExpr *C, const Expr *Arg) {
   return false;
 }
 
-/// Does T name Ptr, itself or inside a template argument (`float *` in
-/// `std::vector<std::pair<float *, cudaStream_t>>`)?
-static bool mentionsType(QualType T, QualType Ptr, unsigned Depth = 0) {
-  T = T.getCanonicalType().getUnqualifiedType();
-  if (T == Ptr)
-    return true;
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T->getAsCXXRecordDecl());
+/// Does a template argument of class RD name Ptr, itself or inside its
+/// own template arguments (`float *` in `std::vector<std::pair<float *,
+/// cudaStream_t>>`)?
+static bool mentionsType(const CXXRecordDecl *RD, QualType Ptr,
+                         unsigned Depth = 0) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
   if (!Spec || Depth > 3)
     return false;
-  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
-    if (A.getKind() == TemplateArgument::Type &&
-        mentionsType(A.getAsType(), Ptr, Depth + 1))
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
+    if (A.getKind() != TemplateArgument::Type)
+      continue;
+    QualType T = A.getAsType().getCanonicalType().getUnqualifiedType();
+    if (T == Ptr || mentionsType(T->getAsCXXRecordDecl(), Ptr, Depth + 1))
       return true;
+  }
   return false;
 }
 
@@ -93,9 +94,7 @@ static bool storedAsValue(const Expr *Call, const Expr *Arg) {
     if (Param != Ptr)
       return false;
     if (Method)
-      return mentionsType(
-          Method->getASTContext().getCanonicalTagType(Method->getParent()),
-          Ptr);
+      return mentionsType(Method->getParent(), Ptr);
     return FD->getIdentifier() &&
            llvm::is_contained({"make_pair", "make_tuple", "tie",
                                "forward_as_tuple", "ref", "cref",
